@@ -1,0 +1,112 @@
+//! The `pagewise` command: index, search and evaluate local documents from a terminal or a
+//! script. All domain logic lives in `pagewise-core`; this file parses arguments, drives the
+//! engine and formats what it returns for people (or as JSON for scripts).
+
+mod eval_cmd;
+mod index_cmd;
+mod search_cmd;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use pagewise_core::{models, EngineConfig, PdfParsing};
+
+#[derive(Parser)]
+#[command(name = "pagewise", version, about = "Local document search with page-level citations")]
+struct Cli {
+    /// Where the index lives (default: the platform data dir, or $PAGEWISE_DATA_DIR).
+    #[arg(long, global = true, env = "PAGEWISE_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+    /// A BERT-family embedding model folder (model.safetensors, tokenizer.json, config.json).
+    #[arg(long, global = true, env = "PAGEWISE_EMBED_MODEL")]
+    embed_model: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index files and folders (only what changed since the last run).
+    Index(index_cmd::IndexArgs),
+    /// Search the index; prints ranked passages with document, page and score.
+    Search(search_cmd::SearchArgs),
+    /// Page-level retrieval evaluation: recall@1/5/10 and MRR@10 per search mode.
+    Eval(eval_cmd::EvalArgs),
+    /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
+    Verify {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Internal: the isolated PDF parser process.
+    #[command(name = "__parse-worker", hide = true)]
+    ParseWorker { pdfium_lib: PathBuf },
+}
+
+pub(crate) struct Context_ {
+    pub data_dir: PathBuf,
+    pub embed_model: Option<PathBuf>,
+}
+
+impl Context_ {
+    pub fn config(&self, worker_timeout: Duration) -> Result<EngineConfig> {
+        let models = models::locate(Some(&self.data_dir), self.embed_model.as_deref())?;
+        let mut config = EngineConfig::new(self.data_dir.clone(), models);
+        let program = std::env::current_exe().context("cannot find the pagewise executable for the PDF worker")?;
+        config.pdf = PdfParsing::Worker {
+            program,
+            args: vec!["__parse-worker".into()],
+            timeout: worker_timeout,
+            memory_limit: Some(4 << 30),
+        };
+        Ok(config)
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let ctx = Context_ {
+        data_dir: cli.data_dir.unwrap_or_else(pagewise_core::default_data_dir),
+        embed_model: cli.embed_model,
+    };
+    let result = match cli.command {
+        Command::Index(args) => index_cmd::run(&ctx, args),
+        Command::Search(args) => search_cmd::run(&ctx, args),
+        Command::Eval(args) => eval_cmd::run(&ctx, args),
+        Command::Verify { json } => verify(&ctx, json),
+        Command::ParseWorker { pdfium_lib } => pagewise_core::parse::worker::serve(&pdfium_lib, Default::default())
+            .map(|_| 0)
+            .map_err(anyhow::Error::from),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("pagewise: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn verify(ctx: &Context_, json: bool) -> Result<i32> {
+    let engine = pagewise_core::Engine::open_writer(ctx.config(Duration::from_secs(60))?)?;
+    for n in engine.notices() {
+        eprintln!("note: {n}");
+    }
+    let c = engine.verify()?;
+    if json {
+        println!("{}", serde_json::to_string(&c)?);
+    } else {
+        println!(
+            "chunks {} · keyword index: {} missing, {} extra, {} duplicated · vectors: {} missing, {} extra · sqlite integrity {}",
+            c.chunks,
+            c.lexical_missing,
+            c.lexical_extra,
+            c.lexical_duplicates,
+            c.vectors_missing,
+            c.vectors_extra,
+            if c.sqlite_integrity_ok { "ok" } else { "FAILED" }
+        );
+    }
+    Ok(if c.is_consistent() { 0 } else { 1 })
+}

@@ -1,0 +1,79 @@
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use pagewise_core::{Engine, SearchMode, SearchParams};
+
+use crate::Context_;
+
+#[derive(Args)]
+pub struct SearchArgs {
+    query: String,
+    /// Number of passages.
+    #[arg(long, default_value_t = 10)]
+    k: usize,
+    /// One JSON object per line: rank, doc_path, doc_title, page, score, chunk_id, text.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, value_enum, default_value = "hybrid")]
+    mode: ModeArg,
+    /// Only search within these folders or documents (repeatable).
+    #[arg(long)]
+    scope: Vec<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ModeArg {
+    Hybrid,
+    Lexical,
+    Vector,
+}
+
+impl From<ModeArg> for SearchMode {
+    fn from(m: ModeArg) -> SearchMode {
+        match m {
+            ModeArg::Hybrid => SearchMode::Hybrid,
+            ModeArg::Lexical => SearchMode::Lexical,
+            ModeArg::Vector => SearchMode::Vector,
+        }
+    }
+}
+
+pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
+    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    for n in engine.notices() {
+        eprintln!("note: {n}");
+    }
+    let params = SearchParams { k: args.k, mode: args.mode.into(), scope: args.scope, ..Default::default() };
+    let results = engine.search(&args.query, &params)?;
+    if !results.semantic_complete && params.mode != SearchMode::Lexical {
+        eprintln!(
+            "note: semantic search covers {} of {} passages; the rest are still being embedded (keyword search covers all)",
+            results.total_chunks - results.pending_vectors,
+            results.total_chunks
+        );
+    }
+    for hit in &results.hits {
+        if args.json {
+            let line = serde_json::json!({
+                "rank": hit.rank,
+                "doc_path": hit.doc_path,
+                "doc_title": hit.doc_title,
+                "page": hit.page,
+                "score": hit.score,
+                "chunk_id": hit.chunk_id,
+                "text": hit.text,
+            });
+            println!("{line}");
+        } else {
+            let snippet: String = hit.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let snippet: String = snippet.chars().take(240).collect();
+            println!("{:>2}. {} · p.{} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.page, hit.score, hit.doc_path.display());
+        }
+    }
+    if results.hits.is_empty() && !args.json {
+        println!("no passages match");
+    }
+    Ok(0)
+}

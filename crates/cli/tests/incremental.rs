@@ -1,0 +1,69 @@
+//! Only what changed is parsed and embedded; deletions and moves reach every store.
+
+mod common;
+
+use common::*;
+
+fn search_paths(data: &std::path::Path, query: &str) -> Vec<String> {
+    let out = run_ok(pagewise(data).args(["search", query, "--json", "--k", "20", "--mode", "lexical"]));
+    json_lines(&out).iter().map(|h| h["doc_path"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn modify_delete_rename() {
+    let data = tempfile::tempdir().unwrap();
+    let f = fixtures();
+    let docs = folder_with(&[
+        ("known-answers.pdf", &f.join("known-answers.pdf")),
+        ("notes.md", &f.join("notes.md")),
+        ("sub/extra.txt", &f.join("notes.md")),
+    ]);
+    let root = docs.path();
+    let first = index_json(data.path(), &[root]);
+    assert_eq!(first["indexed"], 3, "{first}");
+
+    // Nothing changed: nothing parsed or embedded.
+    let again = index_json(data.path(), &[root]);
+    assert_eq!((again["indexed"].as_u64(), again["unchanged"].as_u64(), again["embedded"].as_u64()), (Some(0), Some(3), Some(0)));
+
+    // Touched but identical content: confirmed by hash, not re-parsed.
+    let notes = root.join("notes.md");
+    let content = std::fs::read_to_string(&notes).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&notes, &content).unwrap();
+    let touched = index_json(data.path(), &[root]);
+    assert_eq!(touched["indexed"], 0, "{touched}");
+
+    // Modified: only that file, and only its new passage is embedded.
+    std::fs::write(&notes, format!("{content}\n\n## Parking\nThe Zlin garage has 14 spaces for bicycles.\n")).unwrap();
+    let modified = index_json(data.path(), &[root]);
+    assert_eq!(modified["indexed"], 1, "{modified}");
+    assert_eq!(modified["unchanged"], 2);
+    let embedded = modified["embedded"].as_u64().unwrap();
+    assert!(embedded >= 1 && embedded < 3, "re-embedded {embedded} chunks");
+    assert!(search_paths(data.path(), "Zlin garage bicycles")[0].ends_with("notes.md"));
+
+    // Renamed: no parse, no embedding, found under the new path only.
+    std::fs::rename(root.join("known-answers.pdf"), root.join("sub/moved.pdf")).unwrap();
+    let renamed = index_json(data.path(), &[root]);
+    assert_eq!(renamed["renamed"], 1, "{renamed}");
+    assert_eq!(renamed["embedded"], 0, "{renamed}");
+    assert_eq!(renamed["removed"], 0, "{renamed}");
+    let hits = search_paths(data.path(), "Larkspur bridge");
+    assert!(hits[0].ends_with("sub/moved.pdf"), "{hits:?}");
+    assert!(!hits.iter().any(|p| p.ends_with("/known-answers.pdf")));
+    let vector = run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json", "--mode", "vector"]));
+    assert!(json_lines(&vector)[0]["doc_path"].as_str().unwrap().ends_with("sub/moved.pdf"));
+
+    // Deleted: gone from every store.
+    std::fs::remove_file(root.join("sub/extra.txt")).unwrap();
+    let deleted = index_json(data.path(), &[root]);
+    assert_eq!(deleted["removed"], 1, "{deleted}");
+    assert!(!search_paths(data.path(), "Ostrava office").iter().any(|p| p.ends_with("extra.txt")));
+    let verify = run_ok(pagewise(data.path()).args(["verify", "--json"]));
+    let c = json(&verify);
+    assert_eq!(c["lexical_missing"], 0);
+    assert_eq!(c["lexical_extra"], 0);
+    assert_eq!(c["vectors_extra"], 0);
+    assert_eq!(c["vectors_missing"], 0);
+}

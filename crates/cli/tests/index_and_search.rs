@@ -1,0 +1,119 @@
+//! The CLI end to end over real stores, real PDFs through PDFium in the worker process, and
+//! the real embedding model.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn known_questions_find_their_page() {
+    let data = tempfile::tempdir().unwrap();
+    let docs = folder_with(&[
+        ("known-answers.pdf", &fixtures().join("known-answers.pdf")),
+        ("notes.md", &fixtures().join("notes.md")),
+    ]);
+    let summary = index_json(data.path(), &[docs.path()]);
+    assert_eq!(summary["indexed"], 2, "{summary}");
+    assert_eq!(summary["pending_vectors"], 0);
+    for (question, page) in [
+        ("When did the Larkspur bridge open?", 1),
+        ("How much water does the Harrow valley reservoir hold?", 2),
+        ("How large is the mirror of the Kestrel observatory telescope?", 3),
+    ] {
+        for mode in ["hybrid", "lexical", "vector"] {
+            let out = run_ok(pagewise(data.path()).args(["search", question, "--k", "3", "--json", "--mode", mode]));
+            let hits = json_lines(&out);
+            assert!(!hits.is_empty(), "{mode}: no hits for {question}");
+            let top = &hits[0];
+            assert!(top["doc_path"].as_str().unwrap().ends_with("known-answers.pdf"), "{mode} {question}: {top}");
+            assert_eq!(top["page"], page, "{mode} {question}: {top}");
+            for key in ["rank", "doc_title", "score", "chunk_id", "text"] {
+                assert!(top.get(key).is_some(), "missing {key}");
+            }
+        }
+    }
+    let out = run_ok(pagewise(data.path()).args(["search", "Ostrava office Fridays", "--k", "1", "--json"]));
+    assert!(json_lines(&out)[0]["doc_path"].as_str().unwrap().ends_with("notes.md"));
+}
+
+#[test]
+fn bad_files_are_reported_and_the_rest_indexed() {
+    let data = tempfile::tempdir().unwrap();
+    let f = fixtures();
+    let docs = folder_with(&[
+        ("good.pdf", &f.join("known-answers.pdf")),
+        ("encrypted.pdf", &f.join("encrypted.pdf")),
+        ("not-a-pdf.pdf", &f.join("not-a-pdf.pdf")),
+        ("truncated.pdf", &f.join("truncated.pdf")),
+        ("empty.txt", &f.join("empty.txt")),
+        ("binary.txt", &f.join("binary.txt")),
+        ("scanned-no-text.pdf", &f.join("scanned-no-text.pdf")),
+    ]);
+    let summary = index_json(data.path(), &[docs.path()]);
+    assert_eq!(summary["indexed"], 1, "{summary}");
+    let reason = |name| failed_reason(&summary, name).unwrap_or_else(|| panic!("{name} not reported: {summary}"));
+    assert!(reason("encrypted.pdf").contains("password"));
+    assert!(reason("not-a-pdf.pdf").contains("malformed"));
+    assert!(!reason("truncated.pdf").is_empty());
+    assert!(reason("empty.txt").contains("empty"));
+    assert!(reason("binary.txt").contains("binary"));
+    assert!(reason("scanned-no-text.pdf").contains("no text layer"));
+    // Unchanged failures are not retried, but still reported.
+    let again = index_json(data.path(), &[docs.path()]);
+    assert_eq!(again["indexed"], 0);
+    assert_eq!(again["unchanged"], 1);
+    assert_eq!(again["failed"].as_array().unwrap().len(), 6, "{again}");
+}
+
+#[test]
+fn a_crashing_or_hanging_parser_costs_one_file() {
+    let data = tempfile::tempdir().unwrap();
+    let f = fixtures();
+    let docs = folder_with(&[
+        ("a-crash-worker.pdf", &f.join("known-answers.pdf")),
+        ("b-hang-worker.pdf", &f.join("known-answers.pdf")),
+        ("c-good.pdf", &f.join("known-answers.pdf")),
+    ]);
+    let out = run_ok(
+        pagewise(data.path())
+            .env("PAGEWISE_WORKER_FAULTS", "1")
+            .args(["index", "--json", "--parse-timeout", "3"])
+            .arg(docs.path()),
+    );
+    let summary = json(&out);
+    assert_eq!(summary["indexed"], 1, "{summary}");
+    assert!(failed_reason(&summary, "a-crash-worker.pdf").unwrap().contains("crashed"), "{summary}");
+    assert!(failed_reason(&summary, "b-hang-worker.pdf").unwrap().contains("timed out"), "{summary}");
+}
+
+#[test]
+fn missing_models_are_named_with_the_fix() {
+    let data = tempfile::tempdir().unwrap();
+    let out = pagewise(data.path())
+        .env("PAGEWISE_EMBED_MODEL", data.path().join("no-such-model"))
+        .env("PAGEWISE_PDFIUM_LIB", data.path().join("libpdfium-missing.so"))
+        .args(["index", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-model") && err.contains("model.safetensors"), "{err}");
+    assert!(err.contains("libpdfium-missing.so"), "{err}");
+    assert!(err.contains("models/fetch.sh"), "{err}");
+}
+
+#[test]
+fn keyword_search_works_before_vectors_exist() {
+    let data = tempfile::tempdir().unwrap();
+    let docs = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf"))]);
+    let out = run_ok(pagewise(data.path()).args(["index", "--json", "--no-embed"]).arg(docs.path()));
+    let summary = json(&out);
+    assert!(summary["pending_vectors"].as_u64().unwrap() > 0);
+    let out = run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json"]));
+    assert_eq!(json_lines(&out)[0]["page"], 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("still being embedded"));
+    let summary = index_json(data.path(), &[docs.path()]);
+    assert_eq!(summary["pending_vectors"], 0, "{summary}");
+    let out = run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json"]));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("still being embedded"));
+}

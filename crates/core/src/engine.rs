@@ -1,0 +1,262 @@
+//! `Engine`: the one façade the CLI, the app and the tests use. It opens the stores of one
+//! data dir either as their single writer or as a reader that never blocks the writer.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use crate::chunk::ChunkParams;
+use crate::embed::{BertEmbedder, Embedder};
+use crate::error::{Error, Result};
+use crate::index::store::Store;
+use crate::index::{IndexRun, LexicalIndex, Parser, Stores, VectorIndex, VectorSettings};
+use crate::models::ModelPaths;
+use crate::parse::pdf::PdfLimits;
+use crate::parse::worker::{IsolatedParser, WorkerCommand};
+use crate::progress::{IndexReport, ProgressSink};
+use crate::retrieve::{Retriever, SearchParams, SearchResults};
+
+/// How PDFs are parsed.
+#[derive(Debug, Clone)]
+pub enum PdfParsing {
+    /// In this process: only for tests of the logic around parsing.
+    InProcess,
+    /// In a worker process started with this program and arguments (the PDFium library path
+    /// is appended), killed after `timeout`.
+    Worker { program: PathBuf, args: Vec<String>, timeout: Duration, memory_limit: Option<u64> },
+}
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub data_dir: PathBuf,
+    pub models: ModelPaths,
+    pub pdf: PdfParsing,
+    pub vector: VectorSettings,
+    pub chunk: ChunkParams,
+    pub max_file_bytes: u64,
+    pub max_text_bytes: u64,
+}
+
+impl EngineConfig {
+    pub fn new(data_dir: PathBuf, models: ModelPaths) -> EngineConfig {
+        EngineConfig {
+            data_dir,
+            models,
+            pdf: PdfParsing::InProcess,
+            vector: VectorSettings::default(),
+            chunk: ChunkParams::default(),
+            max_file_bytes: 512 * 1024 * 1024,
+            max_text_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
+/// The platform's data directory for Pagewise.
+pub fn default_data_dir() -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    if cfg!(target_os = "macos") {
+        home.join("Library/Application Support/Pagewise")
+    } else if cfg!(target_os = "windows") {
+        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or(home).join("Pagewise")
+    } else {
+        std::env::var_os("XDG_DATA_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".local/share")).join("pagewise")
+    }
+}
+
+struct ReadStores {
+    store: Store,
+    lexical: LexicalIndex,
+    vectors: VectorIndex,
+}
+
+enum Access {
+    Writer(Mutex<Stores>),
+    Reader(ReadStores),
+}
+
+pub struct Engine {
+    config: EngineConfig,
+    embedder: Arc<BertEmbedder>,
+    access: Access,
+    notices: Vec<String>,
+}
+
+impl Engine {
+    /// Opens the data dir as its single writer, repairing the stores if they disagree.
+    pub fn open_writer(config: EngineConfig) -> Result<Engine> {
+        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
+        let (stores, report) =
+            Stores::open_writer(&config.data_dir, embedder.model_id(), embedder.dimensions(), config.vector)?;
+        Ok(Engine { config, embedder, access: Access::Writer(Mutex::new(stores)), notices: report.notices })
+    }
+
+    /// Opens an existing index for searching only. A vector file that does not match the
+    /// metadata store is rebuilt in memory, never trusted.
+    pub fn open_reader(config: EngineConfig) -> Result<Engine> {
+        let db = config.data_dir.join(crate::index::SQLITE_FILE);
+        if !db.exists() {
+            return Err(Error::Io {
+                path: config.data_dir.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no index here yet; run `pagewise index PATH` first"),
+            });
+        }
+        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
+        let store = Store::open_reader(&db)?;
+        let mut notices = Vec::new();
+        if let Some(model) = store.meta("embed_model")? {
+            if model != embedder.model_id() {
+                notices.push(format!(
+                    "index was embedded with {model}, not {}: run `pagewise index` to re-embed; searching by keyword only",
+                    embedder.model_id()
+                ));
+            }
+        }
+        let (lexical, _) = LexicalIndex::open(&config.data_dir.join(crate::index::LEXICAL_DIR), false)?;
+        let path = config.data_dir.join(crate::index::VECTOR_FILE);
+        let dims = embedder.dimensions();
+        let (_, embedded) = store.chunk_counts()?;
+        let checksum = store.meta("vector_checksum")?;
+        let model_matches = notices.is_empty();
+        let vectors = match VectorIndex::load_verified(&path, dims, checksum.as_deref(), config.vector)? {
+            Some(v) if model_matches && v.len() as u64 == embedded => v,
+            _ if !model_matches => VectorIndex::empty(&path, dims, config.vector)?,
+            _ => {
+                let mut v = VectorIndex::empty(&path, dims, config.vector)?;
+                store.for_each_vector(|id, vec| v.upsert(id, &vec))?;
+                v
+            }
+        };
+        Ok(Engine { config, embedder, access: Access::Reader(ReadStores { store, lexical, vectors }), notices })
+    }
+
+    /// What opening found and repaired (schema or model changes, rebuilt indexes).
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    pub fn embedder(&self) -> &BertEmbedder {
+        &self.embedder
+    }
+
+    fn writer(&self) -> Result<MutexGuard<'_, Stores>> {
+        match &self.access {
+            Access::Writer(m) => m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into())),
+            Access::Reader(_) => Err(Error::Io {
+                path: self.config.data_dir.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, "opened read-only"),
+            }),
+        }
+    }
+
+    /// Indexes files and folders: changed files are parsed, chunked and made keyword-searchable
+    /// first; then their vectors are computed unless `embed` is false. Stops cleanly between
+    /// files (and between embedding batches) when `cancel` is set.
+    pub fn index_paths(&self, roots: &[PathBuf], embed: bool, progress: &dyn ProgressSink, cancel: &AtomicBool) -> Result<IndexReport> {
+        let mut stores = self.writer()?;
+        let mut parser = match &self.config.pdf {
+            PdfParsing::InProcess => Parser::InProcess { pdfium_lib: self.config.models.pdfium_lib.clone(), limits: PdfLimits::default() },
+            PdfParsing::Worker { program, args, timeout, memory_limit } => {
+                let mut args = args.clone();
+                args.push(self.config.models.pdfium_lib.to_string_lossy().into_owned());
+                Parser::Isolated(IsolatedParser::new(WorkerCommand {
+                    program: program.clone(),
+                    args,
+                    timeout: *timeout,
+                    memory_limit: *memory_limit,
+                }))
+            }
+        };
+        let mut run = IndexRun {
+            embedder: self.embedder.as_ref(),
+            parser: &mut parser,
+            progress,
+            cancel,
+            chunk_params: self.config.chunk,
+            embed,
+            max_file_bytes: self.config.max_file_bytes,
+            max_text_bytes: self.config.max_text_bytes,
+        };
+        let mut report = stores.index(roots, &mut run)?;
+        report.notices.extend(self.notices.iter().cloned());
+        Ok(report)
+    }
+
+    pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
+        match &self.access {
+            Access::Writer(m) => {
+                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
+                Retriever { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, embedder: self.embedder.as_ref() }
+                    .search(query, params)
+            }
+            Access::Reader(r) => {
+                Retriever { store: &r.store, lexical: &r.lexical, vectors: &r.vectors, embedder: self.embedder.as_ref() }
+                    .search(query, params)
+            }
+        }
+    }
+
+    /// Checks that the three stores agree: every chunk in SQLite is in the keyword index, every
+    /// stored vector is in the vector index, and nothing else is; SQLite's integrity check passes.
+    pub fn verify(&self) -> Result<Consistency> {
+        let (store, lexical, vectors): (&Store, &LexicalIndex, &VectorIndex);
+        let guard;
+        match &self.access {
+            Access::Writer(m) => {
+                guard = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
+                (store, lexical, vectors) = (&guard.store, &guard.lexical, &guard.vectors);
+            }
+            Access::Reader(r) => (store, lexical, vectors) = (&r.store, &r.lexical, &r.vectors),
+        }
+        let sqlite_ids: std::collections::HashSet<i64> = store.all_chunk_ids()?.into_iter().collect();
+        let lexical_ids: Vec<i64> = lexical.all_chunk_ids()?;
+        let lexical_set: std::collections::HashSet<i64> = lexical_ids.iter().copied().collect();
+        let (_, embedded) = store.chunk_counts()?;
+        let mut vectors_missing = 0u64;
+        store.for_each_vector(|id, _| {
+            if !vectors.contains(id) {
+                vectors_missing += 1;
+            }
+            Ok(())
+        })?;
+        Ok(Consistency {
+            sqlite_integrity_ok: store.integrity_ok()?,
+            chunks: sqlite_ids.len() as u64,
+            lexical_missing: sqlite_ids.difference(&lexical_set).count() as u64,
+            lexical_extra: lexical_set.difference(&sqlite_ids).count() as u64,
+            lexical_duplicates: (lexical_ids.len() - lexical_set.len()) as u64,
+            vectors_missing,
+            vectors_extra: (vectors.len() as u64).saturating_sub(embedded - vectors_missing),
+        })
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.config.data_dir
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Consistency {
+    pub sqlite_integrity_ok: bool,
+    pub chunks: u64,
+    pub lexical_missing: u64,
+    pub lexical_extra: u64,
+    pub lexical_duplicates: u64,
+    pub vectors_missing: u64,
+    pub vectors_extra: u64,
+}
+
+impl Consistency {
+    pub fn is_consistent(&self) -> bool {
+        self.sqlite_integrity_ok
+            && self.lexical_missing == 0
+            && self.lexical_extra == 0
+            && self.lexical_duplicates == 0
+            && self.vectors_missing == 0
+            && self.vectors_extra == 0
+    }
+}

@@ -1,0 +1,45 @@
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the core library. Variants carry the path or document
+/// they concern, so callers can report per file without guessing.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot be indexed: {reason}")]
+    Unparseable { path: PathBuf, reason: String },
+    #[error("metadata store {path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("keyword index {path}: {message}")]
+    Lexical { path: PathBuf, message: String },
+    #[error("vector index {path}: {message}")]
+    Vector { path: PathBuf, message: String },
+    #[error("embedding model {path}: {message}")]
+    Embedding { path: PathBuf, message: String },
+    #[error("PDFium library {path}: {message}")]
+    Pdfium { path: PathBuf, message: String },
+    #[error("{0}")]
+    ModelsMissing(String),
+    #[error("parse worker: {0}")]
+    Worker(String),
+    #[error("{path}: {message}")]
+    Eval { path: PathBuf, message: String },
+    #[error("interrupted")]
+    Interrupted,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+}

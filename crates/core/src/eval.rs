@@ -1,0 +1,130 @@
+//! Page-level retrieval evaluation: for each question, the rank of the first hit on a page
+//! that holds its evidence (document matched by file name without extension).
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+use crate::retrieve::{SearchMode, SearchParams};
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Evidence {
+    pub doc: String,
+    pub page: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Question {
+    pub id: String,
+    pub question: String,
+    #[serde(default)]
+    pub evidence: Vec<Evidence>,
+}
+
+pub fn load_questions(path: &Path) -> Result<Vec<Question>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| Error::Eval { path: path.to_path_buf(), message: format!("line {}: {e}", i + 1) })
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ModeScores {
+    pub mode: String,
+    pub questions: usize,
+    pub recall_at_1: f64,
+    pub recall_at_5: f64,
+    pub recall_at_10: f64,
+    pub mrr_at_10: f64,
+    pub latency_ms_p50: f64,
+    pub latency_ms_p95: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QuestionResult {
+    pub id: String,
+    pub mode: String,
+    /// 1-based rank of the first gold page among distinct pages, if within k.
+    pub gold_rank: Option<usize>,
+    pub top_pages: Vec<(String, u32)>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    pub k: usize,
+    pub modes: Vec<ModeScores>,
+    pub per_question: Vec<QuestionResult>,
+}
+
+fn stem(p: &Path) -> String {
+    p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[idx.min(sorted.len() - 1)]
+}
+
+/// Runs each question in each mode and scores page-level recall@1/5/10 and MRR@10.
+pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[SearchMode], base: &SearchParams) -> Result<EvalReport> {
+    let mut scores = Vec::new();
+    let mut per_question = Vec::new();
+    for &mode in modes {
+        let mut s = ModeScores { mode: format!("{mode:?}").to_lowercase(), questions: questions.len(), ..Default::default() };
+        let mut latencies = Vec::new();
+        for q in questions {
+            let gold: HashSet<(String, u32)> = q.evidence.iter().map(|e| (e.doc.clone(), e.page)).collect();
+            // Chunks → distinct pages: more chunks than k so that k pages remain.
+            let params = SearchParams { k: k * 8, mode, ..base.clone() };
+            let started = Instant::now();
+            let results = engine.search(&q.question, &params)?;
+            latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+            let mut pages: Vec<(String, u32)> = Vec::new();
+            for hit in &results.hits {
+                let key = (stem(&hit.doc_path), hit.page);
+                if !pages.contains(&key) {
+                    pages.push(key);
+                }
+                if pages.len() == k {
+                    break;
+                }
+            }
+            let rank = pages.iter().position(|p| gold.contains(p)).map(|i| i + 1);
+            if let Some(r) = rank {
+                if r <= 1 {
+                    s.recall_at_1 += 1.0;
+                }
+                if r <= 5 {
+                    s.recall_at_5 += 1.0;
+                }
+                if r <= 10 {
+                    s.recall_at_10 += 1.0;
+                    s.mrr_at_10 += 1.0 / r as f64;
+                }
+            }
+            per_question.push(QuestionResult { id: q.id.clone(), mode: s.mode.clone(), gold_rank: rank, top_pages: pages });
+        }
+        let n = questions.len().max(1) as f64;
+        s.recall_at_1 /= n;
+        s.recall_at_5 /= n;
+        s.recall_at_10 /= n;
+        s.mrr_at_10 /= n;
+        latencies.sort_by(f64::total_cmp);
+        s.latency_ms_p50 = percentile(&latencies, 0.5);
+        s.latency_ms_p95 = percentile(&latencies, 0.95);
+        scores.push(s);
+    }
+    Ok(EvalReport { k, modes: scores, per_question })
+}
+

@@ -1,0 +1,205 @@
+//! Tantivy: BM25 over chunk text, heading path and document title, English stemming.
+//! Documents are keyed by chunk id (shared with SQLite and the vector index) and document id.
+
+use std::path::{Path, PathBuf};
+
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermSetQuery};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED};
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Term};
+
+use crate::error::{Error, Result};
+
+const WRITER_HEAP: usize = 64 * 1024 * 1024;
+
+#[derive(Clone, Copy)]
+struct Fields {
+    chunk_id: Field,
+    doc_id: Field,
+    title: Field,
+    heading: Field,
+    body: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default().set_tokenizer("en_stem").set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let chunk_id = b.add_u64_field("chunk_id", INDEXED | STORED | FAST);
+    let doc_id = b.add_u64_field("doc_id", INDEXED | FAST);
+    let title = b.add_text_field("title", text.clone());
+    let heading = b.add_text_field("heading", text.clone());
+    let body = b.add_text_field("body", text);
+    (b.build(), Fields { chunk_id, doc_id, title, heading, body })
+}
+
+/// One chunk as the keyword index sees it.
+pub struct LexicalChunk<'a> {
+    pub chunk_id: i64,
+    pub title: &'a str,
+    pub heading: &'a str,
+    pub body: &'a str,
+}
+
+pub struct LexicalIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Option<IndexWriter>,
+    fields: Fields,
+    dir: PathBuf,
+}
+
+impl LexicalIndex {
+    fn err(dir: &Path, e: impl std::fmt::Display) -> Error {
+        Error::Lexical { path: dir.to_path_buf(), message: e.to_string() }
+    }
+
+    /// Opens the index in `dir`, creating it (or recreating it when its schema differs).
+    /// Returns `true` in the second field when it was created empty.
+    pub fn open(dir: &Path, writable: bool) -> Result<(LexicalIndex, bool)> {
+        let (schema, fields) = schema();
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let mut created = false;
+        let index = match Index::open_in_dir(dir) {
+            Ok(index) if index.schema() == schema => index,
+            Ok(_) | Err(_) if writable => {
+                // Unreadable or another schema: the keyword index is rebuilt from SQLite.
+                std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                created = true;
+                Index::create_in_dir(dir, schema).map_err(|e| Self::err(dir, e))?
+            }
+            Ok(_) => return Err(Self::err(dir, "keyword index has another schema; run `pagewise index` to rebuild")),
+            Err(e) => return Err(Self::err(dir, e)),
+        };
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e| Self::err(dir, e))?;
+        let writer = if writable {
+            Some(index.writer_with_num_threads(1, WRITER_HEAP).map_err(|e| Self::err(dir, e))?)
+        } else {
+            None
+        };
+        Ok((LexicalIndex { index, reader, writer, fields, dir: dir.to_path_buf() }, created))
+    }
+
+    fn writer(&mut self) -> Result<&mut IndexWriter> {
+        let dir = self.dir.clone();
+        self.writer.as_mut().ok_or_else(|| Self::err(&dir, "opened read-only"))
+    }
+
+    pub fn delete_document(&mut self, doc_id: i64) -> Result<()> {
+        let term = Term::from_field_u64(self.fields.doc_id, doc_id as u64);
+        self.writer()?.delete_term(term);
+        Ok(())
+    }
+
+    pub fn add_chunks(&mut self, doc_id: i64, chunks: &[LexicalChunk<'_>]) -> Result<()> {
+        let f = self.fields;
+        let dir = self.dir.clone();
+        let writer = self.writer()?;
+        for c in chunks {
+            writer
+                .add_document(doc!(
+                    f.chunk_id => c.chunk_id as u64,
+                    f.doc_id => doc_id as u64,
+                    f.title => c.title,
+                    f.heading => c.heading,
+                    f.body => c.body,
+                ))
+                .map_err(|e| Self::err(&dir, e))?;
+        }
+        Ok(())
+    }
+
+    pub fn delete_all(&mut self) -> Result<()> {
+        let dir = self.dir.clone();
+        self.writer()?.delete_all_documents().map_err(|e| Self::err(&dir, e))?;
+        Ok(())
+    }
+
+    /// Makes every change since the last commit durable and visible.
+    pub fn commit(&mut self) -> Result<()> {
+        let dir = self.dir.clone();
+        self.writer()?.commit().map_err(|e| Self::err(&dir, e))?;
+        self.reader.reload().map_err(|e| Self::err(&dir, e))
+    }
+
+    pub fn reload(&self) -> Result<()> {
+        self.reader.reload().map_err(|e| Self::err(&self.dir, e))
+    }
+
+    /// BM25 top `k` chunk ids for `query`, optionally only within `docs`.
+    pub fn search(&self, query: &str, k: usize, docs: Option<&[i64]>) -> Result<Vec<(i64, f32)>> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.body, f.heading, f.title]);
+        parser.set_field_boost(f.title, 0.5);
+        parser.set_field_boost(f.heading, 0.5);
+        let cleaned = sanitize_query(query);
+        if cleaned.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let (parsed, _errors) = parser.parse_query_lenient(&cleaned);
+        let query: Box<dyn Query> = match docs {
+            Some(ids) => {
+                let terms = ids.iter().map(|&d| Term::from_field_u64(f.doc_id, d as u64));
+                Box::new(BooleanQuery::new(vec![(Occur::Must, parsed), (Occur::Must, Box::new(TermSetQuery::new(terms)))]))
+            }
+            None => parsed,
+        };
+        let searcher = self.reader.searcher();
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(k.max(1)).order_by_score())
+            .map_err(|e| Self::err(&self.dir, e))?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let column = searcher
+                .segment_reader(addr.segment_ord)
+                .fast_fields()
+                .u64("chunk_id")
+                .map_err(|e| Self::err(&self.dir, e))?;
+            if let Some(id) = column.first(addr.doc_id) {
+                out.push((id as i64, score));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every chunk id in the index (for consistency checks).
+    pub fn all_chunk_ids(&self) -> Result<Vec<i64>> {
+        let searcher = self.reader.searcher();
+        let mut out = Vec::new();
+        for segment in searcher.segment_readers() {
+            let column = segment.fast_fields().u64("chunk_id").map_err(|e| Self::err(&self.dir, e))?;
+            for doc in 0..segment.max_doc() {
+                if segment.is_deleted(doc) {
+                    continue;
+                }
+                if let Some(id) = column.first(doc) {
+                    out.push(id as i64);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+}
+
+/// The query language's operators mean nothing to people typing questions; keep words only.
+fn sanitize_query(query: &str) -> String {
+    query
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '.' || c == '\'' { c } else { ' ' })
+        .collect::<String>()
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '.' || c == '\''))
+        .filter(|w| !w.is_empty() && !matches!(w.to_ascii_uppercase().as_str(), "AND" | "OR" | "NOT" | "IN"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

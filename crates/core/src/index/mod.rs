@@ -1,0 +1,148 @@
+//! The three stores and their consistency. SQLite is the record of truth; the keyword and
+//! vector indexes are derived from it and repaired from it when they disagree.
+
+pub mod lexical;
+pub mod store;
+pub mod vector;
+mod writer;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+pub use lexical::{LexicalChunk, LexicalIndex};
+pub use store::Store;
+pub use vector::{VectorIndex, VectorSettings};
+pub use writer::{IndexRun, Parser};
+
+use crate::error::Result;
+
+pub(crate) const SQLITE_FILE: &str = "pagewise.sqlite";
+pub(crate) const LEXICAL_DIR: &str = "lexical";
+pub(crate) const VECTOR_FILE: &str = "vectors.usearch";
+
+/// The keyword-index title field: the title and the file name, since people name documents
+/// both ways.
+pub(crate) fn lexical_title(title: &str, path: &Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if title == stem {
+        title.to_string()
+    } else {
+        format!("{title} {stem}")
+    }
+}
+
+/// All three stores of one data dir, as the single writer owns them.
+pub struct Stores {
+    pub store: Store,
+    pub lexical: LexicalIndex,
+    pub vectors: VectorIndex,
+    pub data_dir: PathBuf,
+}
+
+/// What `open` found and did.
+#[derive(Debug, Default, Clone)]
+pub struct OpenReport {
+    pub notices: Vec<String>,
+}
+
+impl Stores {
+    /// Opens or creates the stores for writing and brings them into agreement: a schema
+    /// change empties everything, another embedding model clears the vectors, and a keyword
+    /// or vector index that disagrees with SQLite is repaired from SQLite.
+    pub fn open_writer(data_dir: &Path, model_id: &str, dimensions: usize, settings: VectorSettings) -> Result<(Stores, OpenReport)> {
+        std::fs::create_dir_all(data_dir).map_err(|e| crate::Error::io(data_dir, e))?;
+        let mut report = OpenReport::default();
+        let (store, schema_rebuilt) = Store::open_writer(&data_dir.join(SQLITE_FILE))?;
+        if schema_rebuilt {
+            report.notices.push("index was built by another version of Pagewise: rebuilding it from the files".into());
+        }
+        let (mut lexical, _) = LexicalIndex::open(&data_dir.join(LEXICAL_DIR), true)?;
+        if schema_rebuilt {
+            lexical.delete_all()?;
+            lexical.commit()?;
+        }
+        let vector_path = data_dir.join(VECTOR_FILE);
+        let old_model = store.meta("embed_model")?;
+        if old_model.as_deref().is_some_and(|m| m != model_id) {
+            let (chunks, _) = store.chunk_counts()?;
+            store.clear_vectors()?;
+            let _ = std::fs::remove_file(&vector_path);
+            report.notices.push(format!(
+                "embedding model changed ({} → {model_id}): re-embedding {chunks} chunks",
+                old_model.unwrap_or_default()
+            ));
+        }
+        store.set_meta("embed_model", model_id)?;
+        store.set_meta("embed_dimensions", &dimensions.to_string())?;
+        let mut stores = Stores {
+            vectors: VectorIndex::empty(&vector_path, dimensions, settings)?,
+            store,
+            lexical,
+            data_dir: data_dir.to_path_buf(),
+        };
+        stores.load_or_rebuild_vectors(settings, true, &mut report)?;
+        stores.reconcile_lexical(&mut report)?;
+        Ok((stores, report))
+    }
+
+    fn load_or_rebuild_vectors(&mut self, settings: VectorSettings, save: bool, report: &mut OpenReport) -> Result<()> {
+        let path = self.data_dir.join(VECTOR_FILE);
+        let dims = self.vectors.dimensions();
+        let expected = self.store.meta("vector_checksum")?;
+        let (_, embedded) = self.store.chunk_counts()?;
+        match VectorIndex::load_verified(&path, dims, expected.as_deref(), settings)? {
+            Some(v) if v.len() as u64 == embedded => {
+                self.vectors = v;
+                return Ok(());
+            }
+            _ if embedded == 0 && !path.exists() => return Ok(()),
+            _ => {}
+        }
+        let mut rebuilt = VectorIndex::empty(&path, dims, settings)?;
+        self.store.for_each_vector(|id, v| rebuilt.upsert(id, &v))?;
+        self.vectors = rebuilt;
+        if save {
+            let sum = self.vectors.save_atomic()?;
+            self.store.set_meta("vector_checksum", &sum)?;
+            report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {embedded} stored vectors"));
+        }
+        Ok(())
+    }
+
+    /// Removes keyword-index entries that SQLite does not know (left by a crash between the
+    /// two commits) and re-adds chunks that SQLite has but the keyword index lacks.
+    fn reconcile_lexical(&mut self, report: &mut OpenReport) -> Result<()> {
+        let in_lexical: HashSet<i64> = self.lexical.all_chunk_ids()?.into_iter().collect();
+        let in_store: HashSet<i64> = self.store.all_chunk_ids()?.into_iter().collect();
+        if in_lexical == in_store {
+            return Ok(());
+        }
+        let extra = in_lexical.difference(&in_store).count();
+        let missing = in_store.difference(&in_lexical).count();
+        // Rebuilding from SQLite is simple and cheap next to parsing and embedding.
+        self.lexical.delete_all()?;
+        for file in self.store.files()? {
+            self.add_lexical_document(file.doc_id, &file.path)?;
+        }
+        self.lexical.commit()?;
+        report
+            .notices
+            .push(format!("keyword index disagreed with the metadata store ({extra} extra, {missing} missing): rebuilt it"));
+        Ok(())
+    }
+
+    /// (Re-)adds one document's chunks to the keyword index from SQLite.
+    pub(crate) fn add_lexical_document(&mut self, doc_id: i64, path: &Path) -> Result<()> {
+        let rows = self.store.lexical_rows_of(doc_id)?;
+        let doc_title = self.store.document_title(doc_id)?.unwrap_or_default();
+        let title_field = lexical_title(&doc_title, path);
+        let headings: Vec<String> = rows.iter().map(|(_, h, _)| h.join(" > ")).collect();
+        let chunks: Vec<LexicalChunk<'_>> = rows
+            .iter()
+            .zip(&headings)
+            .map(|((id, _, text), heading)| LexicalChunk { chunk_id: *id, title: &title_field, heading, body: text })
+            .collect();
+        self.lexical.delete_document(doc_id)?;
+        self.lexical.add_chunks(doc_id, &chunks)
+    }
+}

@@ -1,0 +1,392 @@
+//! The single writer: compares the files on disk with what is indexed, parses and chunks
+//! what changed, commits keyword index → vector index → SQLite in that order, then embeds
+//! pending chunks in the background of the keyword-searchable index.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::store::{NewChunk, NewVersion, StoredFile};
+use super::{lexical_title, LexicalChunk, Stores};
+use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
+use crate::embed::{Embedder, TextRole};
+use crate::error::{Error, Result};
+use crate::ingest::{scan, FileEntry};
+use crate::parse::pdf::{parse_pdf, PdfLimits};
+use crate::parse::text::parse_text;
+use crate::parse::worker::IsolatedParser;
+use crate::parse::{Document, Format, ParseFailure};
+use crate::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
+
+/// How PDFs are parsed: in a worker process (the default for the app and CLI) or in this
+/// process (tests of the logic around parsing).
+pub enum Parser {
+    InProcess { pdfium_lib: PathBuf, limits: PdfLimits },
+    Isolated(IsolatedParser),
+}
+
+impl Parser {
+    fn parse(&mut self, entry: &FileEntry, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
+        match entry.format {
+            Format::Pdf => match self {
+                Parser::InProcess { pdfium_lib, limits } => parse_pdf(pdfium_lib, &entry.path, *limits),
+                Parser::Isolated(worker) => worker.parse(&entry.path),
+            },
+            Format::Text | Format::Markdown => {
+                if entry.size > max_text_bytes {
+                    return Ok(Err(format!("text file of {} bytes, over the limit of {max_text_bytes}", entry.size)));
+                }
+                match std::fs::read(&entry.path) {
+                    Ok(bytes) => Ok(parse_text(&entry.path, &bytes, entry.format)),
+                    Err(e) => Ok(Err(format!("cannot read: {e}"))),
+                }
+            }
+        }
+    }
+}
+
+/// One indexing run's settings and collaborators.
+pub struct IndexRun<'a> {
+    pub embedder: &'a (dyn EmbedCount + 'a),
+    pub parser: &'a mut Parser,
+    pub progress: &'a dyn ProgressSink,
+    pub cancel: &'a AtomicBool,
+    pub chunk_params: ChunkParams,
+    /// Embed now (true) or leave vectors pending (keyword-only run).
+    pub embed: bool,
+    pub max_file_bytes: u64,
+    pub max_text_bytes: u64,
+}
+
+/// An embedder that can also count tokens for chunking.
+pub trait EmbedCount: Embedder + TokenCounter {}
+impl<T: Embedder + TokenCounter> EmbedCount for T {}
+
+/// Commit after this many files or this much time, whichever comes first: often enough that
+/// documents become searchable quickly, rarely enough that commits stay cheap.
+const COMMIT_FILES: usize = 24;
+const COMMIT_EVERY: Duration = Duration::from_secs(3);
+const EMBED_BATCH: usize = 128;
+const VECTOR_SAVE_EVERY: Duration = Duration::from_secs(20);
+
+#[derive(Default)]
+struct Batch {
+    versions: Vec<NewVersion>,
+    removed: Vec<i64>,
+    touched: Vec<(i64, i64)>,
+    renames: Vec<(i64, PathBuf, i64)>,
+    vector_changes: bool,
+    files: usize,
+    pages: usize,
+    chunks: usize,
+}
+
+fn hash_file(path: &Path) -> std::io::Result<String> {
+    let mut hasher = blake3::Hasher::new();
+    let mut file = std::fs::File::open(path)?;
+    std::io::copy(&mut file, &mut hasher)?;
+    Ok(hasher.finalize().to_hex().to_string())
+}
+
+/// Stable across stores and runs: the document, its content and the chunk's place in it.
+fn chunk_id(doc_id: i64, content_hash: &str, ordinal: usize) -> i64 {
+    let mut h = blake3::Hasher::new();
+    h.update(&doc_id.to_le_bytes());
+    h.update(content_hash.as_bytes());
+    h.update(&(ordinal as u64).to_le_bytes());
+    let bytes = h.finalize();
+    let mut id = [0u8; 8];
+    id.copy_from_slice(&bytes.as_bytes()[..8]);
+    (u64::from_le_bytes(id) & (i64::MAX as u64)) as i64
+}
+
+fn reuse_key(title: &str, heading: &[String], text: &str) -> String {
+    blake3::hash(embedding_text(title, heading, text).as_bytes()).to_hex().to_string()
+}
+
+impl Stores {
+    /// Brings the index of `roots` up to date with the disk.
+    pub fn index(&mut self, roots: &[PathBuf], run: &mut IndexRun<'_>) -> Result<IndexReport> {
+        let mut report = IndexReport::default();
+        let found = scan(roots);
+        for root in &found.roots {
+            self.store.add_root(root)?;
+        }
+        for (path, reason) in &found.errors {
+            report.failed.push((path.clone(), reason.clone()));
+        }
+        run.progress.report(&Progress::Scanned { files: found.files.len() });
+
+        let stored = self.store.files()?;
+        let in_roots = |p: &Path| found.roots.iter().any(|r| p.starts_with(r));
+        let by_path: HashMap<&Path, &StoredFile> = stored.iter().map(|f| (f.path.as_path(), f)).collect();
+        let by_hash: HashMap<&str, i64> = stored.iter().map(|f| (f.content_hash.as_str(), f.doc_id)).collect();
+        let on_disk: std::collections::HashSet<&Path> = found.files.iter().map(|f| f.path.as_path()).collect();
+        // Stored files under these roots that are gone: removed, unless one was moved.
+        let mut missing: Vec<&StoredFile> =
+            stored.iter().filter(|f| in_roots(&f.path) && !on_disk.contains(f.path.as_path())).collect();
+        let failures = self.store.failures()?;
+
+        let mut to_check = Vec::new();
+        for entry in &found.files {
+            match by_path.get(entry.path.as_path()) {
+                Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns => report.unchanged += 1,
+                _ => match failures.get(&entry.path) {
+                    Some(f) if f.size == entry.size && f.mtime_ns == entry.mtime_ns => {
+                        report.failed.push((entry.path.clone(), f.reason.clone()));
+                    }
+                    _ => to_check.push(entry),
+                },
+            }
+        }
+        run.progress.report(&Progress::Planned { to_check: to_check.len(), unchanged: report.unchanged, to_remove: missing.len() });
+
+        let mut next_doc_id = self.store.next_document_id()?;
+        let mut batch = Batch::default();
+        let mut last_commit = Instant::now();
+        for entry in to_check {
+            if run.cancel.load(Ordering::Relaxed) {
+                report.interrupted = true;
+                break;
+            }
+            let outcome = self.process_file(entry, run, &by_path, &by_hash, &mut missing, &mut next_doc_id, &mut batch, &mut report)?;
+            let (pages, chunks) = match &outcome {
+                FileOutcome::Indexed => batch.versions.last().map(|v| (v.pages.len(), v.chunks.len())).unwrap_or((0, 0)),
+                _ => (0, 0),
+            };
+            run.progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages, chunks });
+            if batch.files >= COMMIT_FILES || last_commit.elapsed() >= COMMIT_EVERY {
+                self.commit_batch(std::mem::take(&mut batch), run.progress)?;
+                last_commit = Instant::now();
+            }
+        }
+        if !report.interrupted {
+            for gone in missing {
+                batch.removed.push(gone.doc_id);
+                report.removed.push(gone.path.clone());
+            }
+        }
+        self.commit_batch(batch, run.progress)?;
+
+        if run.embed && !report.interrupted {
+            self.embed_pending(run, &mut report)?;
+        }
+        report.pending_vectors = {
+            let (chunks, embedded) = self.store.chunk_counts()?;
+            chunks - embedded
+        };
+        Ok(report)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn process_file(
+        &mut self,
+        entry: &FileEntry,
+        run: &mut IndexRun<'_>,
+        by_path: &HashMap<&Path, &StoredFile>,
+        by_hash: &HashMap<&str, i64>,
+        missing: &mut Vec<&StoredFile>,
+        next_doc_id: &mut i64,
+        batch: &mut Batch,
+        report: &mut IndexReport,
+    ) -> Result<FileOutcome> {
+        let fail = |this: &mut Self, report: &mut IndexReport, reason: String| -> Result<FileOutcome> {
+            this.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason)?;
+            report.failed.push((entry.path.clone(), reason.clone()));
+            Ok(FileOutcome::Failed { reason })
+        };
+        if entry.size > run.max_file_bytes {
+            let reason = format!("file of {} bytes, over the limit of {}", entry.size, run.max_file_bytes);
+            return fail(self, report, reason);
+        }
+        let content_hash = match hash_file(&entry.path) {
+            Ok(h) => h,
+            Err(e) => return fail(self, report, format!("cannot read: {e}")),
+        };
+        let existing = by_path.get(entry.path.as_path()).copied();
+        if let Some(s) = existing.filter(|s| s.content_hash == content_hash) {
+            batch.touched.push((s.doc_id, entry.mtime_ns));
+            report.unchanged += 1;
+            return Ok(FileOutcome::Unchanged);
+        }
+        if existing.is_none() {
+            if let Some(pos) = missing.iter().position(|m| m.content_hash == content_hash) {
+                let moved = missing.remove(pos);
+                batch.renames.push((moved.doc_id, entry.path.clone(), entry.mtime_ns));
+                batch.files += 1;
+                report.renamed.push((moved.path.clone(), entry.path.clone()));
+                return Ok(FileOutcome::Renamed);
+            }
+        }
+        let document = match run.parser.parse(entry, run.max_text_bytes)? {
+            Ok(d) => d,
+            Err(reason) => return fail(self, report, reason),
+        };
+        let doc_id = match existing {
+            Some(s) => s.doc_id,
+            None => {
+                *next_doc_id += 1;
+                *next_doc_id - 1
+            }
+        };
+        // Unchanged passages of an edited file, or a copy of an indexed file, keep their vectors.
+        let mut reusable = match existing {
+            Some(s) => self.reusable_vectors(s.doc_id)?,
+            None => HashMap::new(),
+        };
+        if let Some(&twin) = by_hash.get(content_hash.as_str()) {
+            reusable.extend(self.reusable_vectors(twin)?);
+        }
+        let chunks = chunk_document(&document, run.embedder, run.chunk_params);
+        let new_chunks: Vec<NewChunk> = chunks
+            .into_iter()
+            .enumerate()
+            .map(|(ordinal, c)| NewChunk {
+                id: chunk_id(doc_id, &content_hash, ordinal),
+                vector: reusable.get(&reuse_key(&document.title, &c.heading_path, &c.text)).cloned(),
+                page: c.page,
+                byte_start: c.byte_start,
+                byte_end: c.byte_end,
+                heading_path: c.heading_path,
+                text: c.text,
+                digest: c.digest,
+                token_count: c.token_count,
+            })
+            .collect();
+        let title_field = lexical_title(&document.title, &entry.path);
+        let headings: Vec<String> = new_chunks.iter().map(|c| c.heading_path.join(" > ")).collect();
+        let lexical: Vec<LexicalChunk<'_>> = new_chunks
+            .iter()
+            .zip(&headings)
+            .map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &title_field, heading: h, body: &c.text })
+            .collect();
+        self.lexical.delete_document(doc_id)?;
+        self.lexical.add_chunks(doc_id, &lexical)?;
+        if let Some(s) = existing {
+            for old in self.store.chunk_ids_of(s.doc_id)? {
+                if self.vectors.contains(old) {
+                    self.vectors.remove(old)?;
+                    batch.vector_changes = true;
+                }
+            }
+        }
+        for c in &new_chunks {
+            if let Some(v) = &c.vector {
+                self.vectors.upsert(c.id, v)?;
+                batch.vector_changes = true;
+            }
+        }
+        batch.files += 1;
+        batch.pages += document.pages.len();
+        batch.chunks += new_chunks.len();
+        report.pages += document.pages.len();
+        report.chunks += new_chunks.len();
+        report.indexed.push(entry.path.clone());
+        batch.versions.push(NewVersion {
+            doc_id,
+            path: entry.path.clone(),
+            title: document.title,
+            format: document.format.as_str().to_string(),
+            content_hash,
+            size: entry.size,
+            mtime_ns: entry.mtime_ns,
+            pages: document.pages.into_iter().map(|p| p.text).collect(),
+            chunks: new_chunks,
+        });
+        Ok(FileOutcome::Indexed)
+    }
+
+    fn reusable_vectors(&self, doc_id: i64) -> Result<HashMap<String, Vec<f32>>> {
+        let title = self.store.document_title(doc_id)?.unwrap_or_default();
+        let by_digest = self.store.vectors_by_digest(doc_id)?;
+        let rows = self.store.lexical_rows_of(doc_id)?;
+        let mut out = HashMap::new();
+        for (_, heading, text) in rows {
+            let digest = blake3::hash(text.as_bytes()).to_hex()[..16].to_string();
+            if let Some(v) = by_digest.get(&digest) {
+                out.insert(reuse_key(&title, &heading, &text), v.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Keyword index first, then the vector index, then SQLite: SQLite's record is what says a
+    /// file is indexed, so a crash in between only leaves work to redo.
+    fn commit_batch(&mut self, batch: Batch, progress: &dyn ProgressSink) -> Result<()> {
+        if batch.versions.is_empty() && batch.removed.is_empty() && batch.touched.is_empty() && batch.renames.is_empty() {
+            return Ok(());
+        }
+        let mut vector_changes = batch.vector_changes;
+        for &doc_id in &batch.removed {
+            self.lexical.delete_document(doc_id)?;
+            for id in self.store.chunk_ids_of(doc_id)? {
+                if self.vectors.contains(id) {
+                    self.vectors.remove(id)?;
+                    vector_changes = true;
+                }
+            }
+        }
+        for (doc_id, path, mtime_ns) in &batch.renames {
+            self.store.rename_document(*doc_id, path, *mtime_ns)?;
+            self.add_lexical_document(*doc_id, path)?;
+        }
+        self.lexical.commit()?;
+        let checksum = if vector_changes { Some(self.vectors.save_atomic()?) } else { None };
+        self.store.commit(&batch.versions, &batch.removed, &batch.touched, checksum.as_deref())?;
+        progress.report(&Progress::Committed { files: batch.files, pages: batch.pages, chunks: batch.chunks });
+        Ok(())
+    }
+
+    /// Embeds chunks that have no vector yet, in batches, saving the vector index and then
+    /// SQLite every so often. Stops cleanly between batches when cancelled.
+    fn embed_pending(&mut self, run: &mut IndexRun<'_>, report: &mut IndexReport) -> Result<()> {
+        let (chunks, embedded) = self.store.chunk_counts()?;
+        let total = chunks - embedded;
+        if total == 0 {
+            return Ok(());
+        }
+        let mut done = 0u64;
+        let mut unsaved: Vec<(i64, Vec<f32>)> = Vec::new();
+        let mut last_save = Instant::now();
+        let mut cursor = (i64::MIN, i64::MIN);
+        loop {
+            if run.cancel.load(Ordering::Relaxed) {
+                report.interrupted = true;
+                break;
+            }
+            let pending = self.store.pending_chunks(cursor, EMBED_BATCH)?;
+            let Some(last) = pending.last() else { break };
+            cursor = last.cursor;
+            let texts: Vec<String> = pending.iter().map(|p| embedding_text(&p.title, &p.heading_path, &p.text)).collect();
+            let tokens: u64 = texts.iter().map(|t| run.embedder.count(t).min(512) as u64 + 2).sum();
+            let vectors = run.embedder.embed(&texts, TextRole::Passage)?;
+            if vectors.len() != pending.len() {
+                return Err(Error::Embedding { path: PathBuf::new(), message: "embedder returned a wrong number of vectors".into() });
+            }
+            for (p, v) in pending.iter().zip(vectors) {
+                self.vectors.upsert(p.id, &v)?;
+                unsaved.push((p.id, v));
+            }
+            done += pending.len() as u64;
+            report.embedded += pending.len() as u64;
+            report.embedded_tokens += tokens;
+            run.progress.report(&Progress::Embedding { done, total, tokens: report.embedded_tokens });
+            if last_save.elapsed() >= VECTOR_SAVE_EVERY {
+                self.save_vectors(&mut unsaved)?;
+                last_save = Instant::now();
+            }
+        }
+        self.save_vectors(&mut unsaved)
+    }
+
+    fn save_vectors(&mut self, unsaved: &mut Vec<(i64, Vec<f32>)>) -> Result<()> {
+        if unsaved.is_empty() {
+            return Ok(());
+        }
+        let checksum = self.vectors.save_atomic()?;
+        self.store.store_vectors(unsaved, &checksum)?;
+        unsaved.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,100 @@
+//! Where model files and the PDFium library are found, and the error that says what is
+//! missing and how to fetch it.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Default embedding model folder name inside a models directory.
+pub const DEFAULT_EMBEDDER_DIR: &str = "all-MiniLM-L6-v2";
+
+/// Files a BERT-family embedding model folder must hold.
+const EMBEDDER_FILES: [&str; 3] = ["model.safetensors", "tokenizer.json", "config.json"];
+
+/// The model files this run will use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelPaths {
+    pub embedder_dir: PathBuf,
+    pub pdfium_lib: PathBuf,
+}
+
+/// The places searched for models, in order: `$PAGEWISE_MODELS_DIR`, the source tree's
+/// `models/`, then the app data dir's `models/`.
+pub fn candidate_model_dirs(data_dir: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::var_os("PAGEWISE_MODELS_DIR") {
+        dirs.push(PathBuf::from(dir));
+    }
+    let source_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    dirs.push(source_tree.canonicalize().unwrap_or(source_tree));
+    if let Some(data) = data_dir {
+        dirs.push(data.join("models"));
+    }
+    dirs
+}
+
+fn pdfium_file_name() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "libpdfium.dylib"
+    } else if cfg!(target_os = "windows") {
+        "pdfium.dll"
+    } else {
+        "libpdfium.so"
+    }
+}
+
+/// Finds the embedding model and the PDFium library. `embedder_override` and
+/// `$PAGEWISE_EMBED_MODEL` / `$PAGEWISE_PDFIUM_LIB` name explicit locations.
+pub fn locate(data_dir: Option<&Path>, embedder_override: Option<&Path>) -> Result<ModelPaths> {
+    let dirs = candidate_model_dirs(data_dir);
+    let env_embedder = std::env::var_os("PAGEWISE_EMBED_MODEL").map(PathBuf::from);
+    let embedder_explicit = embedder_override.map(Path::to_path_buf).or(env_embedder);
+    let embedder_dir = match &embedder_explicit {
+        Some(dir) => Some(dir.clone()).filter(|d| has_embedder_files(d)),
+        None => dirs
+            .iter()
+            .map(|d| d.join(DEFAULT_EMBEDDER_DIR))
+            .find(|d| has_embedder_files(d)),
+    };
+    let pdfium_explicit = std::env::var_os("PAGEWISE_PDFIUM_LIB").map(PathBuf::from);
+    let pdfium_lib = match &pdfium_explicit {
+        Some(lib) => Some(lib.clone()).filter(|l| l.is_file()),
+        None => dirs.iter().map(|d| d.join("pdfium").join(pdfium_file_name())).find(|p| p.is_file()),
+    };
+    match (embedder_dir, pdfium_lib) {
+        (Some(embedder_dir), Some(pdfium_lib)) => Ok(ModelPaths { embedder_dir, pdfium_lib }),
+        (embedder, pdfium) => {
+            let mut missing = Vec::new();
+            if embedder.is_none() {
+                missing.push(match &embedder_explicit {
+                    Some(dir) => format!(
+                        "embedding model: {} does not hold {}",
+                        dir.display(),
+                        EMBEDDER_FILES.join(", ")
+                    ),
+                    None => format!(
+                        "embedding model: no {DEFAULT_EMBEDDER_DIR}/ with {}",
+                        EMBEDDER_FILES.join(", ")
+                    ),
+                });
+            }
+            if pdfium.is_none() {
+                missing.push(match &pdfium_explicit {
+                    Some(lib) => format!("PDFium library: {} does not exist", lib.display()),
+                    None => format!("PDFium library: no pdfium/{}", pdfium_file_name()),
+                });
+            }
+            let searched: Vec<String> = dirs.iter().map(|d| format!("  {}", d.display())).collect();
+            Err(Error::ModelsMissing(format!(
+                "models not found:\n  - {}\nsearched:\n{}\nfetch them with `models/fetch.sh` from the \
+                 source tree, or set PAGEWISE_MODELS_DIR to a folder that holds them",
+                missing.join("\n  - "),
+                searched.join("\n")
+            )))
+        }
+    }
+}
+
+fn has_embedder_files(dir: &Path) -> bool {
+    EMBEDDER_FILES.iter().all(|f| dir.join(f).is_file())
+}

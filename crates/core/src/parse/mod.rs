@@ -1,0 +1,104 @@
+//! Files → `Document { pages }`. One file per format; `clean` removes running headers and
+//! footers; `worker` runs the PDF parser in a separate process so a crash or hang in PDFium
+//! cannot take the indexer down.
+
+mod clean;
+pub mod pdf;
+pub mod text;
+pub mod worker;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use clean::remove_running_lines;
+
+/// File formats Pagewise can index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Pdf,
+    Markdown,
+    Text,
+}
+
+impl Format {
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "pdf" => Some(Format::Pdf),
+            "md" | "markdown" => Some(Format::Markdown),
+            "txt" | "text" => Some(Format::Text),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Markdown => "markdown",
+            Format::Text => "text",
+        }
+    }
+}
+
+/// One page of extracted text. The text is normalised (`\n` line ends, running headers and
+/// footers removed) and is a pure function of the file's bytes, so byte offsets into it stay
+/// valid whenever the same file is parsed again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Page {
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    pub format: Format,
+    pub title: String,
+    pub pages: Vec<Page>,
+}
+
+/// Why a file could not be parsed, in words a person can act on.
+pub type ParseFailure = String;
+
+/// Title fallback chain: metadata, else first heading-like line, else file name.
+pub(crate) fn choose_title(metadata: Option<&str>, pages: &[Page], path: &Path) -> String {
+    if let Some(t) = metadata.map(str::trim).filter(|t| !t.is_empty() && t.len() < 300) {
+        return t.to_string();
+    }
+    let first_line = pages
+        .iter()
+        .flat_map(|p| p.text.lines())
+        .map(|l| l.trim().trim_start_matches('#').trim())
+        .find(|l| !l.is_empty());
+    if let Some(line) = first_line.filter(|l| l.chars().count() <= 120) {
+        return line.to_string();
+    }
+    file_stem(path)
+}
+
+pub(crate) fn file_stem(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Normalises line ends and strips characters that carry no text (NUL, form feeds).
+pub(crate) fn normalise_text(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push('\n');
+            }
+            '\u{0}' | '\u{feff}' => {}
+            '\u{c}' | '\u{2}' => out.push('\n'),
+            '\u{a0}' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    // Trailing spaces before a newline carry nothing and vary between producers.
+    let trimmed: Vec<&str> = out.lines().map(str::trim_end).collect();
+    trimmed.join("\n").trim_matches('\n').to_string()
+}

@@ -1,0 +1,93 @@
+//! PDF text per page through PDFium. PDFium is not thread-safe and binds once per process,
+//! so the library is bound lazily into a process-wide handle and every call goes through
+//! one lock.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use pdfium_render::prelude::*;
+
+use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure};
+use crate::error::{Error, Result};
+
+static PDFIUM: OnceLock<Result<Mutex<Pdfium>, String>> = OnceLock::new();
+
+/// Binds the PDFium library at `lib` (only the first call binds; later calls reuse it).
+fn pdfium(lib: &Path) -> Result<&'static Mutex<Pdfium>> {
+    let bound = PDFIUM.get_or_init(|| {
+        Pdfium::bind_to_library(lib)
+            .map(|bindings| Mutex::new(Pdfium::new(bindings)))
+            .map_err(|e| e.to_string())
+    });
+    bound.as_ref().map_err(|message| Error::Pdfium { path: lib.to_path_buf(), message: message.clone() })
+}
+
+/// Limits that keep one file from exhausting the machine.
+#[derive(Debug, Clone, Copy)]
+pub struct PdfLimits {
+    pub max_pages: usize,
+    pub max_page_chars: usize,
+}
+
+impl Default for PdfLimits {
+    fn default() -> Self {
+        PdfLimits { max_pages: 5_000, max_page_chars: 200_000 }
+    }
+}
+
+/// Parses a PDF into cleaned page texts. `Ok(Err(reason))` is a file that cannot be indexed;
+/// `Err` is a problem with PDFium itself.
+pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
+    let guard = pdfium(lib)?.lock().map_err(|_| Error::Pdfium {
+        path: PathBuf::from(lib),
+        message: "an earlier parse panicked while holding PDFium".into(),
+    })?;
+    let document = match guard.load_pdf_from_file(path, None) {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(describe_load_error(&e))),
+    };
+    let page_count = document.pages().len() as usize;
+    if page_count == 0 {
+        return Ok(Err("PDF has no pages".into()));
+    }
+    if page_count > limits.max_pages {
+        return Ok(Err(format!("PDF has {page_count} pages, over the limit of {}", limits.max_pages)));
+    }
+    let mut texts = Vec::with_capacity(page_count);
+    for page in document.pages().iter() {
+        let raw = page.text().map(|t| t.all()).unwrap_or_default();
+        let mut text = normalise_text(&raw);
+        if text.len() > limits.max_page_chars {
+            let mut cut = limits.max_page_chars;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+        }
+        texts.push(text);
+    }
+    if texts.iter().all(|t| t.trim().is_empty()) {
+        return Ok(Err(format!("no text layer ({page_count} pages, scanned or image-only; OCR is not supported)")));
+    }
+    remove_running_lines(&mut texts);
+    let metadata_title = document
+        .metadata()
+        .get(PdfDocumentMetadataTagType::Title)
+        .map(|tag| tag.value().to_string());
+    let pages: Vec<Page> = texts.into_iter().map(|text| Page { text }).collect();
+    let title = choose_title(metadata_title.as_deref(), &pages, path);
+    Ok(Ok(Document { format: Format::Pdf, title, pages }))
+}
+
+fn describe_load_error(e: &PdfiumError) -> String {
+    match e {
+        PdfiumError::PdfiumLibraryInternalError(internal) => match internal {
+            PdfiumInternalError::PasswordError => "password-protected PDF".into(),
+            PdfiumInternalError::SecurityError => "PDF uses an unsupported security handler".into(),
+            PdfiumInternalError::FormatError => "malformed PDF (not a valid PDF structure)".into(),
+            PdfiumInternalError::FileError => "PDF file could not be opened or read".into(),
+            other => format!("PDFium could not open it: {other:?}"),
+        },
+        other => format!("PDFium could not open it: {other}"),
+    }
+}

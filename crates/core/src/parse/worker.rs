@@ -1,0 +1,197 @@
+//! PDF parsing in a child process. PDFium is C++ fed with untrusted bytes: a crash, a hang or
+//! a runaway allocation there must cost one file, not the indexer. The parent sends one
+//! request line per file and waits with a deadline; a child that dies or overruns is killed,
+//! the file is reported, and the next file gets a fresh child.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::pdf::{parse_pdf, PdfLimits};
+use super::{Document, ParseFailure};
+use crate::error::{Error, Result};
+
+#[derive(Serialize, Deserialize)]
+struct Request {
+    path: PathBuf,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Response {
+    Parsed(Document),
+    Failed(String),
+    /// PDFium itself is unusable (library missing or not loadable).
+    Broken(String),
+}
+
+/// The worker side: answers requests from stdin until it closes. Called by the binary that
+/// the parent starts (the `pagewise` CLI's hidden worker subcommand).
+pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let fault_injection = std::env::var_os("PAGEWISE_WORKER_FAULTS").is_some();
+    for line in stdin.lock().lines() {
+        let request: Request = match serde_json::from_str(&line?) {
+            Ok(r) => r,
+            Err(e) => {
+                writeln!(stdout, "{}", encode(&Response::Broken(format!("bad request: {e}"))))?;
+                continue;
+            }
+        };
+        if fault_injection {
+            inject_fault(&request.path);
+        }
+        let response = match parse_pdf(pdfium_lib, &request.path, limits) {
+            Ok(Ok(doc)) => Response::Parsed(doc),
+            Ok(Err(reason)) => Response::Failed(reason),
+            Err(e) => Response::Broken(e.to_string()),
+        };
+        writeln!(stdout, "{}", encode(&response))?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// Lets tests prove the isolation with files named to crash or hang the worker.
+fn inject_fault(path: &Path) {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if name.contains("crash-worker") {
+        std::process::abort();
+    }
+    if name.contains("hang-worker") {
+        loop {
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+}
+
+fn encode(response: &Response) -> String {
+    serde_json::to_string(response).unwrap_or_else(|e| format!("{{\"broken\":\"encode: {e}\"}}"))
+}
+
+/// How to start a worker and what it may use.
+#[derive(Debug, Clone)]
+pub struct WorkerCommand {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub timeout: Duration,
+    /// Address-space limit of the worker in bytes (Unix); `None` for no limit.
+    pub memory_limit: Option<u64>,
+}
+
+struct RunningWorker {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// The parent side: one worker at a time, restarted after a crash or timeout.
+pub struct IsolatedParser {
+    command: WorkerCommand,
+    running: Option<RunningWorker>,
+}
+
+impl IsolatedParser {
+    pub fn new(command: WorkerCommand) -> Self {
+        IsolatedParser { command, running: None }
+    }
+
+    fn start(&self) -> Result<RunningWorker> {
+        let mut cmd = Command::new(&self.command.program);
+        cmd.args(&self.command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        #[cfg(unix)]
+        if let Some(limit) = self.command.memory_limit {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe and touches only the child's own limits.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let rl = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
+                    libc::setrlimit(libc::RLIMIT_AS, &rl);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd.spawn().map_err(|e| {
+            Error::Worker(format!("cannot start {}: {e}", self.command.program.display()))
+        })?;
+        let stdin = child.stdin.take().ok_or_else(|| Error::Worker("worker has no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or_else(|| Error::Worker("worker has no stdout".into()))?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(RunningWorker { child, stdin, lines })
+    }
+
+    /// Parses one PDF. `Ok(Err(reason))` is a file-level failure (including a crash or
+    /// timeout of the worker); `Err` means the worker cannot run at all.
+    pub fn parse(&mut self, path: &Path) -> Result<Result<Document, ParseFailure>> {
+        if self.running.is_none() {
+            self.running = Some(self.start()?);
+        }
+        let Some(worker) = self.running.as_mut() else {
+            return Err(Error::Worker("worker did not start".into()));
+        };
+        let request = serde_json::to_string(&Request { path: path.to_path_buf() })
+            .map_err(|e| Error::Worker(e.to_string()))?;
+        if writeln!(worker.stdin, "{request}").and_then(|_| worker.stdin.flush()).is_err() {
+            let reason = self.reap("exited before the request");
+            return Ok(Err(reason));
+        }
+        match worker.lines.recv_timeout(self.command.timeout) {
+            Ok(line) => match serde_json::from_str::<Response>(&line) {
+                Ok(Response::Parsed(doc)) => Ok(Ok(doc)),
+                Ok(Response::Failed(reason)) => Ok(Err(reason)),
+                Ok(Response::Broken(message)) => Err(Error::Worker(message)),
+                Err(e) => {
+                    let reason = self.reap(&format!("sent an unreadable answer ({e})"));
+                    Ok(Err(reason))
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {
+                let secs = self.command.timeout.as_secs_f32();
+                self.reap("");
+                Ok(Err(format!("PDF parser timed out after {secs:.0} s (file skipped)")))
+            }
+            Err(RecvTimeoutError::Disconnected) => Ok(Err(self.reap("crashed"))),
+        }
+    }
+
+    /// Kills and waits for the current worker; describes how it ended.
+    fn reap(&mut self, what: &str) -> String {
+        let Some(mut worker) = self.running.take() else {
+            return format!("PDF parser {what}");
+        };
+        let _ = worker.child.kill();
+        let status = worker.child.wait();
+        let how = match status {
+            #[cfg(unix)]
+            Ok(s) if std::os::unix::process::ExitStatusExt::signal(&s).is_some() => {
+                format!(" (signal {})", std::os::unix::process::ExitStatusExt::signal(&s).unwrap_or(0))
+            }
+            Ok(s) => format!(" ({s})"),
+            Err(_) => String::new(),
+        };
+        format!("PDF parser {what}{how} while reading this file (file skipped)")
+    }
+}
+
+impl Drop for IsolatedParser {
+    fn drop(&mut self) {
+        if let Some(mut worker) = self.running.take() {
+            drop(worker.stdin);
+            let _ = worker.child.kill();
+            let _ = worker.child.wait();
+        }
+    }
+}

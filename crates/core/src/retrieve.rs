@@ -1,0 +1,184 @@
+//! Query → ranked passages. BM25 and vector candidates are fused with weighted reciprocal
+//! rank fusion; every hit is joined with SQLite, so an entry that only a crashed commit left
+//! in a derived index is never returned.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::embed::{Embedder, TextRole};
+use crate::error::Result;
+use crate::index::{LexicalIndex, Store, VectorIndex};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchMode {
+    Hybrid,
+    Lexical,
+    Vector,
+}
+
+/// Weighted reciprocal rank fusion: score = Σ weight / (k + rank).
+#[derive(Debug, Clone, Copy)]
+pub struct Fusion {
+    pub rrf_k: f32,
+    pub lexical_weight: f32,
+    pub vector_weight: f32,
+}
+
+impl Default for Fusion {
+    /// Chosen on the dev set with `pagewise eval --fusion-grid` (see README.md).
+    fn default() -> Self {
+        Fusion { rrf_k: 60.0, lexical_weight: 1.0, vector_weight: 1.0 }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SearchParams {
+    pub k: usize,
+    pub mode: SearchMode,
+    /// Folders or documents to search within; empty means everything.
+    pub scope: Vec<PathBuf>,
+    /// Candidates taken from each retriever before fusion.
+    pub candidates: usize,
+    pub fusion: Fusion,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams { k: 10, mode: SearchMode::Hybrid, scope: Vec::new(), candidates: 100, fusion: Fusion::default() }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    pub rank: usize,
+    pub chunk_id: i64,
+    pub doc_id: i64,
+    pub doc_path: PathBuf,
+    pub doc_title: String,
+    pub page: u32,
+    pub score: f32,
+    pub heading_path: Vec<String>,
+    pub byte_start: usize,
+    pub byte_end: usize,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResults {
+    pub hits: Vec<Hit>,
+    /// False while some chunks still wait for their vectors: the semantic half of the search
+    /// saw only part of the library.
+    pub semantic_complete: bool,
+    pub pending_vectors: u64,
+    pub total_chunks: u64,
+}
+
+pub struct Retriever<'a> {
+    pub store: &'a Store,
+    pub lexical: &'a LexicalIndex,
+    pub vectors: &'a VectorIndex,
+    pub embedder: &'a dyn Embedder,
+}
+
+impl Retriever<'_> {
+    pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
+        let (total_chunks, embedded) = self.store.chunk_counts()?;
+        let scope_docs = self.scope_documents(&params.scope)?;
+        let candidates = params.candidates.max(params.k);
+
+        let lexical = if params.mode != SearchMode::Vector {
+            self.lexical.search(query, candidates, scope_docs.as_deref())?
+        } else {
+            Vec::new()
+        };
+        let vector = if params.mode != SearchMode::Lexical && !self.vectors.is_empty() {
+            let q = self.embedder.embed(&[query.to_string()], TextRole::Query)?;
+            let allowed: Option<HashSet<i64>> = match &scope_docs {
+                Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+                None => None,
+            };
+            match q.first() {
+                Some(qv) => self.vectors.search(qv, candidates, allowed.as_ref())?,
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+
+        let fused = fuse(&lexical, &vector, params.fusion);
+        let ids: Vec<i64> = fused.iter().map(|(id, _)| *id).collect();
+        let records = self.store.chunks_by_ids(&ids)?;
+        let mut hits = Vec::with_capacity(params.k);
+        for (id, score) in fused {
+            let Some(r) = records.get(&id) else { continue };
+            hits.push(Hit {
+                rank: hits.len() + 1,
+                chunk_id: id,
+                doc_id: r.doc_id,
+                doc_path: r.doc_path.clone(),
+                doc_title: r.doc_title.clone(),
+                page: r.page,
+                score,
+                heading_path: r.heading_path.clone(),
+                byte_start: r.byte_start,
+                byte_end: r.byte_end,
+                text: r.text.clone(),
+            });
+            if hits.len() == params.k {
+                break;
+            }
+        }
+        Ok(SearchResults {
+            hits,
+            semantic_complete: embedded == total_chunks,
+            pending_vectors: total_chunks - embedded,
+            total_chunks,
+        })
+    }
+
+    fn scope_documents(&self, scope: &[PathBuf]) -> Result<Option<Vec<i64>>> {
+        if scope.is_empty() {
+            return Ok(None);
+        }
+        let mut docs = Vec::new();
+        for s in scope {
+            let canonical = s.canonicalize().unwrap_or_else(|_| s.clone());
+            docs.extend(self.store.documents_in_scope(&canonical)?);
+        }
+        docs.sort_unstable();
+        docs.dedup();
+        Ok(Some(docs))
+    }
+}
+
+/// Fuses two ranked lists; a list that is empty contributes nothing.
+pub fn fuse(lexical: &[(i64, f32)], vector: &[(i64, f32)], fusion: Fusion) -> Vec<(i64, f32)> {
+    let mut scores: HashMap<i64, f32> = HashMap::new();
+    for (rank, (id, _)) in lexical.iter().enumerate() {
+        *scores.entry(*id).or_default() += fusion.lexical_weight / (fusion.rrf_k + rank as f32 + 1.0);
+    }
+    for (rank, (id, _)) in vector.iter().enumerate() {
+        *scores.entry(*id).or_default() += fusion.vector_weight / (fusion.rrf_k + rank as f32 + 1.0);
+    }
+    let mut out: Vec<(i64, f32)> = scores.into_iter().collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rrf_rewards_agreement_and_keeps_single_list_order() {
+        let lex = vec![(1, 9.0), (2, 8.0), (3, 7.0)];
+        let vec_ = vec![(3, 0.9), (4, 0.8)];
+        let fused = fuse(&lex, &vec_, Fusion::default());
+        assert_eq!(fused[0].0, 3, "in both lists beats first in one");
+        let only_lex = fuse(&lex, &[], Fusion::default());
+        assert_eq!(only_lex.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    }
+}

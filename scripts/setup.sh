@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what building and running Pagewise needs on a Debian/Ubuntu machine, then fetches
+# the models and the PDFium library. Safe to run again: it skips what is already there.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+packages=(build-essential pkg-config python3-pip unzip ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "setup: cargo not found. Install Rust (1.88 or newer) with rustup: https://rustup.rs" >&2
+  exit 1
+fi
+
+"$root/models/fetch.sh"
