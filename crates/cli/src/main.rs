@@ -5,6 +5,7 @@
 mod eval_cmd;
 mod index_cmd;
 mod search_cmd;
+mod tools_cmd;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +35,11 @@ enum Command {
     Search(search_cmd::SearchArgs),
     /// Page-level retrieval evaluation: recall@1/5/10 and MRR@10 per search mode.
     Eval(eval_cmd::EvalArgs),
+    /// Print the text Pagewise extracts from files (per page with --json).
+    Parse(tools_cmd::ParseArgs),
+    /// Measure embedding speed on given texts (JSON lines with "text").
+    #[command(name = "bench-embed")]
+    BenchEmbed(tools_cmd::EmbedBenchArgs),
     /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
     Verify {
         #[arg(long)]
@@ -74,6 +80,8 @@ fn main() {
         Command::Index(args) => index_cmd::run(&ctx, args),
         Command::Search(args) => search_cmd::run(&ctx, args),
         Command::Eval(args) => eval_cmd::run(&ctx, args),
+        Command::Parse(args) => tools_cmd::parse(&ctx, args),
+        Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::Verify { json } => verify(&ctx, json),
         Command::ParseWorker { pdfium_lib } => pagewise_core::parse::worker::serve(&pdfium_lib, Default::default())
             .map(|_| 0)

@@ -1,0 +1,91 @@
+//! Commands for inspecting and measuring parts on their own: what text a file yields, and
+//! how fast the embedder runs on given texts.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
+use pagewise_core::parse::pdf::{parse_pdf, PdfLimits};
+use pagewise_core::parse::text::parse_text;
+use pagewise_core::parse::Format;
+
+use crate::Context_;
+
+#[derive(Args)]
+pub struct ParseArgs {
+    /// Files to parse (PDF, Markdown, text).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print each page's text as JSON lines {path, page, text}; otherwise one summary line per file.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
+    let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
+    let started = Instant::now();
+    let (mut pages_total, mut failed) = (0usize, 0usize);
+    for path in &args.files {
+        let format = Format::from_path(path).with_context(|| format!("{}: not a PDF, Markdown or text file", path.display()))?;
+        let parsed = match format {
+            Format::Pdf => parse_pdf(&models.pdfium_lib, path, PdfLimits::default())?,
+            _ => parse_text(path, &std::fs::read(path).with_context(|| path.display().to_string())?, format),
+        };
+        match parsed {
+            Ok(doc) => {
+                pages_total += doc.pages.len();
+                if args.json {
+                    for (i, page) in doc.pages.iter().enumerate() {
+                        println!("{}", serde_json::json!({"path": path, "page": i + 1, "title": doc.title, "text": page.text}));
+                    }
+                } else {
+                    let chars: usize = doc.pages.iter().map(|p| p.text.chars().count()).sum();
+                    println!("{}: {} pages, {chars} characters, title {:?}", path.display(), doc.pages.len(), doc.title);
+                }
+            }
+            Err(reason) => {
+                failed += 1;
+                eprintln!("{}: {reason}", path.display());
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!("{pages_total} pages in {secs:.2} s ({:.1} pages/s), {failed} failed", pages_total as f64 / secs.max(1e-9));
+    Ok(0)
+}
+
+#[derive(Args)]
+pub struct EmbedBenchArgs {
+    /// JSON lines with a "text" field.
+    input: PathBuf,
+}
+
+/// Embeds every text as a passage and reports tokens per second (model load excluded).
+pub fn embed_bench(ctx: &Context_, args: EmbedBenchArgs) -> Result<i32> {
+    let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
+    let embedder = BertEmbedder::load(&models.embedder_dir)?;
+    let file = std::fs::File::open(&args.input).with_context(|| args.input.display().to_string())?;
+    let mut texts = Vec::new();
+    for line in std::io::BufReader::new(file).lines() {
+        let v: serde_json::Value = serde_json::from_str(&line?)?;
+        texts.push(v["text"].as_str().unwrap_or_default().to_string());
+    }
+    use pagewise_core::chunk::TokenCounter;
+    let max = embedder.sentence_config().max_seq_length;
+    let tokens: usize = texts.iter().map(|t| embedder.count(t).min(max - 2) + 2).sum();
+    let started = Instant::now();
+    let vectors = embedder.embed(&texts, TextRole::Passage)?;
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{}",
+        serde_json::json!({
+            "texts": texts.len(), "tokens": tokens, "seconds": secs,
+            "tokens_per_s": tokens as f64 / secs, "dimensions": embedder.dimensions(),
+            "first_vector_head": vectors.first().map(|v| v.iter().take(4).copied().collect::<Vec<f32>>()),
+        })
+    );
+    Ok(0)
+}
