@@ -28,6 +28,8 @@ pub struct EvalArgs {
     lexical_weight: f32,
     #[arg(long, default_value_t = Fusion::default().vector_weight)]
     vector_weight: f32,
+    #[arg(long, default_value_t = Fusion::default().document_weight)]
+    document_weight: f32,
     #[arg(long, default_value_t = SearchParams::default().candidates)]
     candidates: usize,
 }
@@ -40,7 +42,12 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
     let questions = load_questions(&args.questions)?;
     let base = SearchParams {
         candidates: args.candidates,
-        fusion: Fusion { rrf_k: args.rrf_k, lexical_weight: args.lexical_weight, vector_weight: args.vector_weight },
+        fusion: Fusion {
+            rrf_k: args.rrf_k,
+            lexical_weight: args.lexical_weight,
+            vector_weight: args.vector_weight,
+            document_weight: args.document_weight,
+        },
         ..Default::default()
     };
     let modes = [SearchMode::Lexical, SearchMode::Vector, SearchMode::Hybrid];

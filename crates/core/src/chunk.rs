@@ -77,7 +77,9 @@ struct Block {
     heading: Option<(usize, String)>,
 }
 
-pub fn chunk_document(doc: &Document, counter: &dyn TokenCounter, params: ChunkParams) -> Vec<Chunk> {
+/// `label` names the document to the embedder (see `index::document_label`); it counts
+/// against the token limit.
+pub fn chunk_document(doc: &Document, label: &str, counter: &dyn TokenCounter, params: ChunkParams) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     let mut heading_stack: Vec<(usize, String)> = Vec::new();
     for (page_index, page) in doc.pages.iter().enumerate() {
@@ -89,29 +91,29 @@ pub fn chunk_document(doc: &Document, counter: &dyn TokenCounter, params: ChunkP
         let mut current_path: Vec<String> = path_of(&heading_stack);
         for block in blocks {
             if let Some((level, title)) = &block.heading {
-                flush(doc, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
+                flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
                 current_tokens = 0;
                 heading_stack.retain(|(l, _)| *l < *level);
                 heading_stack.push((*level, title.clone()));
                 current_path = path_of(&heading_stack);
             }
-            let budget = budget_for(doc, &current_path, counter, params);
+            let budget = budget_for(label, &current_path, counter, params);
             let is_table = lines[block.lines.start].kind == LineKind::Table;
             if !current.is_empty() && (current_tokens + block.tokens > budget || is_table) {
                 let heading_only = current.len() == 1 && current[0].heading.is_some();
                 if !(heading_only && current_tokens + block.tokens <= budget) {
-                    flush(doc, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
+                    flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
                     current_tokens = 0;
                 }
             }
             current_tokens += block.tokens;
             current.push(block);
             if is_table {
-                flush(doc, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
+                flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
                 current_tokens = 0;
             }
         }
-        flush(doc, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
+        flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
     }
     chunks
 }
@@ -120,15 +122,15 @@ fn path_of(stack: &[(usize, String)]) -> Vec<String> {
     stack.iter().map(|(_, t)| t.clone()).collect()
 }
 
-fn budget_for(doc: &Document, path: &[String], counter: &dyn TokenCounter, params: ChunkParams) -> usize {
-    let header = counter.count(&embedding_text(&doc.title, path, ""));
+fn budget_for(label: &str, path: &[String], counter: &dyn TokenCounter, params: ChunkParams) -> usize {
+    let header = counter.count(&embedding_text(label, path, ""));
     // Two special tokens, plus a margin because tokens of joined lines can exceed the sum.
     params.max_tokens.saturating_sub(header + 2 + 8).max(32)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn flush(
-    doc: &Document,
+    label: &str,
     page: u32,
     text: &str,
     lines: &[Line],
@@ -144,15 +146,15 @@ fn flush(
     let first = blocks[0].lines.start;
     let last = blocks[blocks.len() - 1].lines.end;
     blocks.clear();
-    let budget = budget_for(doc, path, counter, params);
-    emit_range(doc, page, text, lines, first..last, path, counter, params, budget, out);
+    let budget = budget_for(label, path, counter, params);
+    emit_range(label, page, text, lines, first..last, path, counter, params, budget, out);
 }
 
 /// Emits lines[range] as one chunk, or splits it at line (then word) boundaries until every
 /// piece fits.
 #[allow(clippy::too_many_arguments)]
 fn emit_range(
-    doc: &Document,
+    label: &str,
     page: u32,
     text: &str,
     lines: &[Line],
@@ -167,15 +169,15 @@ fn emit_range(
         return;
     };
     let body = &text[start..end];
-    let tokens = counter.count(&embedding_text(&doc.title, path, body)) + 2;
+    let tokens = counter.count(&embedding_text(label, path, body)) + 2;
     if tokens <= params.max_tokens {
         out.push(make_chunk(page, start, end, path, body, tokens));
         return;
     }
     if range.len() > 1 {
         let split = split_point(lines, range.clone());
-        emit_range(doc, page, text, lines, range.start..split, path, counter, params, budget, out);
-        emit_range(doc, page, text, lines, split..range.end, path, counter, params, budget, out);
+        emit_range(label, page, text, lines, range.start..split, path, counter, params, budget, out);
+        emit_range(label, page, text, lines, split..range.end, path, counter, params, budget, out);
         return;
     }
     // One line over the limit: cut at whitespace into pieces of about `budget` tokens.
@@ -184,7 +186,7 @@ fn emit_range(
         let piece_end = cut_at_budget(text, piece_start, end, counter, budget.max(16));
         if let Some((s, e)) = trimmed_span(text, piece_start, piece_end) {
             let body = &text[s..e];
-            let tokens = counter.count(&embedding_text(&doc.title, path, body)) + 2;
+            let tokens = counter.count(&embedding_text(label, path, body)) + 2;
             out.push(make_chunk(page, s, e, path, body, tokens));
         }
         piece_start = piece_end;
@@ -431,7 +433,7 @@ mod tests {
     #[test]
     fn splits_at_headings_and_keeps_markdown_path() {
         let d = doc(Format::Markdown, &["# Guide\nintro text\n## Costs\nmeals are cheap\n### Travel\ntrains only"]);
-        let chunks = chunk_document(&d, &Words, ChunkParams::default());
+        let chunks = chunk_document(&d, "T", &Words, ChunkParams::default());
         check_invariants(&d, &chunks, 256);
         let paths: Vec<Vec<String>> = chunks.iter().map(|c| c.heading_path.clone()).collect();
         assert_eq!(paths, vec![vec!["Guide".to_string()], vec!["Guide".into(), "Costs".into()], vec!["Guide".into(), "Costs".into(), "Travel".into()]]);
@@ -442,7 +444,7 @@ mod tests {
     fn table_stays_whole_and_separate() {
         let page = "Some prose here about revenue.\nMore prose.\nRevenue\n$\n1,200\n$\n1,100\nCosts\n(300)\n(250)\nAfter the table prose.";
         let d = doc(Format::Pdf, &[page]);
-        let chunks = chunk_document(&d, &Words, ChunkParams::default());
+        let chunks = chunk_document(&d, "T", &Words, ChunkParams::default());
         check_invariants(&d, &chunks, 256);
         let table = chunks.iter().find(|c| c.text.contains("1,200")).expect("table chunk");
         assert!(table.text.contains("(250)") && table.text.contains("Revenue"));
@@ -454,8 +456,8 @@ mod tests {
         let long: String = (0..2000).map(|i| format!("word{i} ")).collect();
         let page = format!("Heading Of Page\n{long}\nshort line.\n{long}");
         let d = doc(Format::Pdf, &[&page, "second page text"]);
-        let a = chunk_document(&d, &Words, ChunkParams { max_tokens: 100 });
-        let b = chunk_document(&d, &Words, ChunkParams { max_tokens: 100 });
+        let a = chunk_document(&d, "T", &Words, ChunkParams { max_tokens: 100 });
+        let b = chunk_document(&d, "T", &Words, ChunkParams { max_tokens: 100 });
         assert_eq!(a, b);
         check_invariants(&d, &a, 100);
         assert!(a.len() > 40);

@@ -19,18 +19,21 @@ pub enum SearchMode {
     Vector,
 }
 
-/// Weighted reciprocal rank fusion: score = Σ weight / (k + rank).
+/// Weighted reciprocal rank fusion: score = Σ weight / (k + rank), over the chunk's rank in
+/// the keyword list, in the vector list, and its document's rank among document profiles
+/// (which documents the question names or is about).
 #[derive(Debug, Clone, Copy)]
 pub struct Fusion {
     pub rrf_k: f32,
     pub lexical_weight: f32,
     pub vector_weight: f32,
+    pub document_weight: f32,
 }
 
 impl Default for Fusion {
     /// Chosen on the dev set with `pagewise eval --fusion-grid` (see README.md).
     fn default() -> Self {
-        Fusion { rrf_k: 60.0, lexical_weight: 1.0, vector_weight: 1.0 }
+        Fusion { rrf_k: 60.0, lexical_weight: 1.0, vector_weight: 1.0, document_weight: 1.0 }
     }
 }
 
@@ -76,6 +79,9 @@ pub struct SearchResults {
     pub total_chunks: u64,
 }
 
+/// Documents ranked by profile; beyond this many the signal carries nothing.
+const DOCUMENT_CANDIDATES: usize = 20;
+
 pub struct Retriever<'a> {
     pub store: &'a Store,
     pub lexical: &'a LexicalIndex,
@@ -108,9 +114,23 @@ impl Retriever<'_> {
             Vec::new()
         };
 
-        let fused = fuse(&lexical, &vector, params.fusion);
-        let ids: Vec<i64> = fused.iter().map(|(id, _)| *id).collect();
+        let documents = if params.mode == SearchMode::Hybrid && params.fusion.document_weight > 0.0 {
+            self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?
+        } else {
+            Vec::new()
+        };
+        let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        ids.dedup();
         let records = self.store.chunks_by_ids(&ids)?;
+        let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
+        let mut fused = fuse(&lexical, &vector, params.fusion);
+        for (id, score) in &mut fused {
+            if let Some(rank) = records.get(id).and_then(|r| doc_rank.get(&r.doc_id)) {
+                *score += params.fusion.document_weight / (params.fusion.rrf_k + *rank as f32 + 1.0);
+            }
+        }
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut hits = Vec::with_capacity(params.k);
         for (id, score) in fused {
             let Some(r) = records.get(&id) else { continue };

@@ -38,8 +38,8 @@ fn real_pdf_parses_identically_and_chunks_within_limits() {
         assert!(!page.text.contains("Page 1 of 5") && !page.text.contains(" of 5\n"), "footer left: {}", page.text);
         assert!(!page.text.starts_with("Brightwater Solar Cooperative — Annual Report 2024"), "header left");
     }
-    let chunks = chunk_document(&a, &embedder, ChunkParams::default());
-    assert_eq!(chunks, chunk_document(&b, &embedder, ChunkParams::default()));
+    let chunks = chunk_document(&a, &a.title, &embedder, ChunkParams::default());
+    assert_eq!(chunks, chunk_document(&b, &b.title, &embedder, ChunkParams::default()));
     for c in &chunks {
         let text = &a.pages[(c.page - 1) as usize].text;
         assert_eq!(&text[c.byte_start..c.byte_end], c.text);

@@ -11,6 +11,8 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 use crate::error::{Error, Result};
 
 const WRITER_HEAP: usize = 64 * 1024 * 1024;
+/// The chunk id of document-profile entries; real chunk ids are hashes and never 0.
+const PROFILE_ID: u64 = 0;
 
 #[derive(Clone, Copy)]
 struct Fields {
@@ -19,6 +21,8 @@ struct Fields {
     title: Field,
     heading: Field,
     body: Field,
+    /// Set only on one entry per document (chunk id 0): its label and first page.
+    profile: Field,
 }
 
 fn schema() -> (Schema, Fields) {
@@ -30,8 +34,9 @@ fn schema() -> (Schema, Fields) {
     let doc_id = b.add_u64_field("doc_id", INDEXED | FAST);
     let title = b.add_text_field("title", text.clone());
     let heading = b.add_text_field("heading", text.clone());
-    let body = b.add_text_field("body", text);
-    (b.build(), Fields { chunk_id, doc_id, title, heading, body })
+    let body = b.add_text_field("body", text.clone());
+    let profile = b.add_text_field("profile", text);
+    (b.build(), Fields { chunk_id, doc_id, title, heading, body, profile })
 }
 
 /// One chunk as the keyword index sees it.
@@ -115,6 +120,22 @@ impl LexicalIndex {
         Ok(())
     }
 
+    /// The document-level entry used to tell which documents a question is about.
+    pub fn add_profile(&mut self, doc_id: i64, profile: &str) -> Result<()> {
+        let f = self.fields;
+        let dir = self.dir.clone();
+        self.writer()?
+            .add_document(doc!(f.chunk_id => PROFILE_ID, f.doc_id => doc_id as u64, f.profile => profile))
+            .map_err(|e| Self::err(&dir, e))?;
+        Ok(())
+    }
+
+    /// BM25 over document profiles: which documents the query names or is about.
+    pub fn search_documents(&self, query: &str, k: usize, docs: Option<&[i64]>) -> Result<Vec<(i64, f32)>> {
+        let f = self.fields;
+        self.top(query, vec![f.profile], &[], k, docs, "doc_id")
+    }
+
     pub fn delete_all(&mut self) -> Result<()> {
         let dir = self.dir.clone();
         self.writer()?.delete_all_documents().map_err(|e| Self::err(&dir, e))?;
@@ -135,9 +156,23 @@ impl LexicalIndex {
     /// BM25 top `k` chunk ids for `query`, optionally only within `docs`.
     pub fn search(&self, query: &str, k: usize, docs: Option<&[i64]>) -> Result<Vec<(i64, f32)>> {
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.body, f.heading, f.title]);
-        parser.set_field_boost(f.title, 0.5);
-        parser.set_field_boost(f.heading, 0.5);
+        self.top(query, vec![f.body, f.heading, f.title], &[(f.title, 0.5), (f.heading, 0.5)], k, docs, "chunk_id")
+    }
+
+    fn top(
+        &self,
+        query: &str,
+        fields: Vec<Field>,
+        boosts: &[(Field, f32)],
+        k: usize,
+        docs: Option<&[i64]>,
+        key: &str,
+    ) -> Result<Vec<(i64, f32)>> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, fields);
+        for &(field, boost) in boosts {
+            parser.set_field_boost(field, boost);
+        }
         let cleaned = sanitize_query(query);
         if cleaned.trim().is_empty() {
             return Ok(Vec::new());
@@ -156,11 +191,8 @@ impl LexicalIndex {
             .map_err(|e| Self::err(&self.dir, e))?;
         let mut out = Vec::with_capacity(top.len());
         for (score, addr) in top {
-            let column = searcher
-                .segment_reader(addr.segment_ord)
-                .fast_fields()
-                .u64("chunk_id")
-                .map_err(|e| Self::err(&self.dir, e))?;
+            let column =
+                searcher.segment_reader(addr.segment_ord).fast_fields().u64(key).map_err(|e| Self::err(&self.dir, e))?;
             if let Some(id) = column.first(addr.doc_id) {
                 out.push((id as i64, score));
             }
@@ -178,8 +210,9 @@ impl LexicalIndex {
                 if segment.is_deleted(doc) {
                     continue;
                 }
-                if let Some(id) = column.first(doc) {
-                    out.push(id as i64);
+                match column.first(doc) {
+                    Some(PROFILE_ID) | None => {}
+                    Some(id) => out.push(id as i64),
                 }
             }
         }

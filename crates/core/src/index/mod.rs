@@ -20,15 +20,31 @@ pub(crate) const SQLITE_FILE: &str = "pagewise.sqlite";
 pub(crate) const LEXICAL_DIR: &str = "lexical";
 pub(crate) const VECTOR_FILE: &str = "vectors.usearch";
 
-/// The keyword-index title field: the title and the file name, since people name documents
-/// both ways.
-pub(crate) fn lexical_title(title: &str, path: &Path) -> String {
+/// How a document is named to the embedder and the keyword index: its title and its file
+/// name, since people refer to documents both ways and either one alone can be uninformative
+/// ("UNITED STATES" is the first line of every SEC filing; "scan0001" says nothing).
+pub fn document_label(title: &str, path: &Path) -> String {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    if title == stem {
+    let words: String = stem.chars().map(|c| if c.is_alphanumeric() { c } else { ' ' }).collect();
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower_title = title.to_lowercase();
+    if words.is_empty() || words.split(' ').all(|w| lower_title.contains(&w.to_lowercase())) {
         title.to_string()
+    } else if title.is_empty() {
+        words
     } else {
-        format!("{title} {stem}")
+        format!("{title} ({words})")
     }
+}
+
+/// What the document-level keyword entry holds: its label and the start of its first page,
+/// where documents usually say what and whose they are.
+pub(crate) fn document_profile(label: &str, first_page: &str) -> String {
+    let mut end = first_page.len().min(3000);
+    while !first_page.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{label}\n{}", &first_page[..end])
 }
 
 /// All three stores of one data dir, as the single writer owns them.
@@ -135,7 +151,8 @@ impl Stores {
     pub(crate) fn add_lexical_document(&mut self, doc_id: i64, path: &Path) -> Result<()> {
         let rows = self.store.lexical_rows_of(doc_id)?;
         let doc_title = self.store.document_title(doc_id)?.unwrap_or_default();
-        let title_field = lexical_title(&doc_title, path);
+        let title_field = document_label(&doc_title, path);
+        let first_page = self.store.page_text(doc_id, 1)?.unwrap_or_default();
         let headings: Vec<String> = rows.iter().map(|(_, h, _)| h.join(" > ")).collect();
         let chunks: Vec<LexicalChunk<'_>> = rows
             .iter()
@@ -143,6 +160,7 @@ impl Stores {
             .map(|((id, _, text), heading)| LexicalChunk { chunk_id: *id, title: &title_field, heading, body: text })
             .collect();
         self.lexical.delete_document(doc_id)?;
+        self.lexical.add_profile(doc_id, &document_profile(&title_field, &first_page))?;
         self.lexical.add_chunks(doc_id, &chunks)
     }
 }

@@ -116,6 +116,7 @@ pub struct PendingChunk {
     pub id: i64,
     pub cursor: (i64, i64),
     pub title: String,
+    pub path: PathBuf,
     pub heading_path: Vec<String>,
     pub text: String,
 }
@@ -408,7 +409,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT c.id, c.document_id, c.ordinal, d.title, c.heading_path, c.text
+                "SELECT c.id, c.document_id, c.ordinal, d.title, c.heading_path, c.text, d.path
                  FROM chunks c JOIN documents d ON d.id = c.document_id
                  WHERE c.vector IS NULL AND (c.document_id, c.ordinal) > (?1, ?2)
                  ORDER BY c.document_id, c.ordinal LIMIT ?3",
@@ -421,6 +422,7 @@ impl Store {
                     id: r.get(0)?,
                     cursor: (r.get(1)?, r.get(2)?),
                     title: r.get(3)?,
+                    path: PathBuf::from(r.get::<_, String>(6)?),
                     heading_path: serde_json::from_str(&heading).unwrap_or_default(),
                     text: r.get(5)?,
                 })

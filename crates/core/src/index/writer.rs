@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::store::{NewChunk, NewVersion, StoredFile};
-use super::{lexical_title, LexicalChunk, Stores};
+use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
@@ -121,7 +121,8 @@ impl Stores {
         let stored = self.store.files()?;
         let in_roots = |p: &Path| found.roots.iter().any(|r| p.starts_with(r));
         let by_path: HashMap<&Path, &StoredFile> = stored.iter().map(|f| (f.path.as_path(), f)).collect();
-        let by_hash: HashMap<&str, i64> = stored.iter().map(|f| (f.content_hash.as_str(), f.doc_id)).collect();
+        let by_hash: HashMap<&str, (i64, &Path)> =
+            stored.iter().map(|f| (f.content_hash.as_str(), (f.doc_id, f.path.as_path()))).collect();
         let on_disk: std::collections::HashSet<&Path> = found.files.iter().map(|f| f.path.as_path()).collect();
         // Stored files under these roots that are gone: removed, unless one was moved.
         let mut missing: Vec<&StoredFile> =
@@ -185,7 +186,7 @@ impl Stores {
         entry: &FileEntry,
         run: &mut IndexRun<'_>,
         by_path: &HashMap<&Path, &StoredFile>,
-        by_hash: &HashMap<&str, i64>,
+        by_hash: &HashMap<&str, (i64, &Path)>,
         missing: &mut Vec<&StoredFile>,
         next_doc_id: &mut i64,
         batch: &mut Batch,
@@ -232,19 +233,20 @@ impl Stores {
         };
         // Unchanged passages of an edited file, or a copy of an indexed file, keep their vectors.
         let mut reusable = match existing {
-            Some(s) => self.reusable_vectors(s.doc_id)?,
+            Some(s) => self.reusable_vectors(s.doc_id, &s.path)?,
             None => HashMap::new(),
         };
         if let Some(&twin) = by_hash.get(content_hash.as_str()) {
-            reusable.extend(self.reusable_vectors(twin)?);
+            reusable.extend(self.reusable_vectors(twin.0, twin.1)?);
         }
-        let chunks = chunk_document(&document, run.embedder, run.chunk_params);
+        let label = document_label(&document.title, &entry.path);
+        let chunks = chunk_document(&document, &label, run.embedder, run.chunk_params);
         let new_chunks: Vec<NewChunk> = chunks
             .into_iter()
             .enumerate()
             .map(|(ordinal, c)| NewChunk {
                 id: chunk_id(doc_id, &content_hash, ordinal),
-                vector: reusable.get(&reuse_key(&document.title, &c.heading_path, &c.text)).cloned(),
+                vector: reusable.get(&reuse_key(&label, &c.heading_path, &c.text)).cloned(),
                 page: c.page,
                 byte_start: c.byte_start,
                 byte_end: c.byte_end,
@@ -254,7 +256,7 @@ impl Stores {
                 token_count: c.token_count,
             })
             .collect();
-        let title_field = lexical_title(&document.title, &entry.path);
+        let title_field = label.clone();
         let headings: Vec<String> = new_chunks.iter().map(|c| c.heading_path.join(" > ")).collect();
         let lexical: Vec<LexicalChunk<'_>> = new_chunks
             .iter()
@@ -262,6 +264,8 @@ impl Stores {
             .map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &title_field, heading: h, body: &c.text })
             .collect();
         self.lexical.delete_document(doc_id)?;
+        let first_page = document.pages.first().map(|p| p.text.as_str()).unwrap_or_default();
+        self.lexical.add_profile(doc_id, &document_profile(&label, first_page))?;
         self.lexical.add_chunks(doc_id, &lexical)?;
         if let Some(s) = existing {
             for old in self.store.chunk_ids_of(s.doc_id)? {
@@ -297,8 +301,8 @@ impl Stores {
         Ok(FileOutcome::Indexed)
     }
 
-    fn reusable_vectors(&self, doc_id: i64) -> Result<HashMap<String, Vec<f32>>> {
-        let title = self.store.document_title(doc_id)?.unwrap_or_default();
+    fn reusable_vectors(&self, doc_id: i64, path: &Path) -> Result<HashMap<String, Vec<f32>>> {
+        let title = document_label(&self.store.document_title(doc_id)?.unwrap_or_default(), path);
         let by_digest = self.store.vectors_by_digest(doc_id)?;
         let rows = self.store.lexical_rows_of(doc_id)?;
         let mut out = HashMap::new();
@@ -358,7 +362,10 @@ impl Stores {
             let pending = self.store.pending_chunks(cursor, EMBED_BATCH)?;
             let Some(last) = pending.last() else { break };
             cursor = last.cursor;
-            let texts: Vec<String> = pending.iter().map(|p| embedding_text(&p.title, &p.heading_path, &p.text)).collect();
+            let texts: Vec<String> = pending
+                .iter()
+                .map(|p| embedding_text(&document_label(&p.title, &p.path), &p.heading_path, &p.text))
+                .collect();
             let tokens: u64 = texts.iter().map(|t| run.embedder.count(t).min(512) as u64 + 2).sum();
             let vectors = run.embedder.embed(&texts, TextRole::Passage)?;
             if vectors.len() != pending.len() {

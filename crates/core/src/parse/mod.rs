@@ -60,20 +60,39 @@ pub struct Document {
 /// Why a file could not be parsed, in words a person can act on.
 pub type ParseFailure = String;
 
-/// Title fallback chain: metadata, else first heading-like line, else file name.
+/// Title fallback chain: metadata, else first heading-like line, else file name. Producer
+/// junk (accession numbers, "Table of Contents", "Microsoft Word - x.docx") is not a title.
 pub(crate) fn choose_title(metadata: Option<&str>, pages: &[Page], path: &Path) -> String {
-    if let Some(t) = metadata.map(str::trim).filter(|t| !t.is_empty() && t.len() < 300) {
-        return t.to_string();
+    if let Some(t) = metadata.map(clean_metadata_title).filter(|t| !is_weak_title(t)) {
+        return t;
     }
     let first_line = pages
         .iter()
         .flat_map(|p| p.text.lines())
         .map(|l| l.trim().trim_start_matches('#').trim())
         .find(|l| !l.is_empty());
-    if let Some(line) = first_line.filter(|l| l.chars().count() <= 120) {
+    if let Some(line) = first_line.filter(|l| l.chars().count() <= 120 && !is_weak_title(l)) {
         return line.to_string();
     }
     file_stem(path)
+}
+
+fn clean_metadata_title(t: &str) -> String {
+    let t = t.trim();
+    let t = t.strip_prefix("Microsoft Word - ").unwrap_or(t);
+    let t = [".docx", ".doc", ".pdf", ".odt"].iter().fold(t, |t, ext| t.strip_suffix(ext).unwrap_or(t));
+    t.trim().to_string()
+}
+
+fn is_weak_title(t: &str) -> bool {
+    let letters = t.chars().filter(|c| c.is_alphabetic()).count();
+    let digits = t.chars().filter(|c| c.is_ascii_digit()).count();
+    let lower = t.to_lowercase();
+    t.is_empty()
+        || t.chars().count() > 200
+        || letters < 3
+        || (!t.contains(' ') && digits * 3 >= t.chars().count())
+        || ["table of contents", "contents", "untitled", "document", "title", "page 1"].contains(&lower.as_str())
 }
 
 pub(crate) fn file_stem(path: &Path) -> String {
