@@ -8,9 +8,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
-use pagewise_core::parse::pdf::{parse_pdf, PdfLimits};
-use pagewise_core::parse::text::parse_text;
-use pagewise_core::parse::Format;
+use std::sync::atomic::AtomicBool;
+
+use pagewise_core::parse::pool::{parse_many, ParseJob, Parser};
+use pagewise_core::parse::{Document, Format};
 
 use crate::Context_;
 
@@ -22,20 +23,36 @@ pub struct ParseArgs {
     /// Print each page's text as JSON lines {path, page, text}; otherwise one summary line per file.
     #[arg(long)]
     json: bool,
+    /// Files parsed at once, each PDF in its own worker process (default: cores, at most 4).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Seconds a single PDF may take before it is skipped.
+    #[arg(long, default_value_t = 120)]
+    parse_timeout: u64,
 }
 
 pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
-    let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
-    let started = Instant::now();
-    let (mut pages_total, mut failed) = (0usize, 0usize);
+    let config = ctx.config(std::time::Duration::from_secs(args.parse_timeout))?;
+    let mut jobs = Vec::new();
     for path in &args.files {
         let format = Format::from_path(path).with_context(|| format!("{}: not a PDF, Markdown or text file", path.display()))?;
-        let parsed = match format {
-            Format::Pdf => parse_pdf(&models.pdfium_lib, path, PdfLimits::default())?,
-            _ => parse_text(path, &std::fs::read(path).with_context(|| path.display().to_string())?, format),
-        };
-        match parsed {
-            Ok(doc) => {
+        let size = std::fs::metadata(path).with_context(|| path.display().to_string())?.len();
+        jobs.push(ParseJob { path: path.clone(), format, size });
+    }
+    let lanes = args.jobs.unwrap_or(config.parse_workers).max(1);
+    let mut parsers: Vec<Parser> = (0..lanes).map(|_| config.parser()).collect();
+    let started = Instant::now();
+    let mut results: Vec<Option<Result<Document, String>>> = vec![None; jobs.len()];
+    parse_many(&mut parsers, &jobs, config.max_text_bytes, &AtomicBool::new(false), |i, parsed| {
+        results[i] = Some(parsed);
+        Ok(())
+    })?;
+    let secs = started.elapsed().as_secs_f64();
+    let (mut pages_total, mut failed) = (0usize, 0usize);
+    for (job, result) in jobs.iter().zip(results) {
+        let path = &job.path;
+        match result {
+            Some(Ok(doc)) => {
                 pages_total += doc.pages.len();
                 if args.json {
                     for (i, page) in doc.pages.iter().enumerate() {
@@ -46,14 +63,17 @@ pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
                     println!("{}: {} pages, {chars} characters, title {:?}", path.display(), doc.pages.len(), doc.title);
                 }
             }
-            Err(reason) => {
+            Some(Err(reason)) => {
                 failed += 1;
                 eprintln!("{}: {reason}", path.display());
             }
+            None => failed += 1,
         }
     }
-    let secs = started.elapsed().as_secs_f64();
-    eprintln!("{pages_total} pages in {secs:.2} s ({:.1} pages/s), {failed} failed", pages_total as f64 / secs.max(1e-9));
+    eprintln!(
+        "{pages_total} pages in {secs:.2} s ({:.1} pages/s, {lanes} workers), {failed} failed",
+        pages_total as f64 / secs.max(1e-9)
+    );
     Ok(0)
 }
 

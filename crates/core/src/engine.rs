@@ -36,6 +36,8 @@ pub struct EngineConfig {
     pub chunk: ChunkParams,
     pub max_file_bytes: u64,
     pub max_text_bytes: u64,
+    /// Files parsed at once (worker processes for PDFs).
+    pub parse_workers: usize,
 }
 
 impl EngineConfig {
@@ -48,6 +50,26 @@ impl EngineConfig {
             chunk: ChunkParams::default(),
             max_file_bytes: 512 * 1024 * 1024,
             max_text_bytes: 32 * 1024 * 1024,
+            parse_workers: std::thread::available_parallelism().map(|n| n.get().min(4)).unwrap_or(1),
+        }
+    }
+}
+
+impl EngineConfig {
+    /// One parsing lane as configured: a PDF worker process, or PDFium in this process.
+    pub fn parser(&self) -> Parser {
+        match &self.pdf {
+            PdfParsing::InProcess => Parser::InProcess { pdfium_lib: self.models.pdfium_lib.clone(), limits: PdfLimits::default() },
+            PdfParsing::Worker { program, args, timeout, memory_limit } => {
+                let mut args = args.clone();
+                args.push(self.models.pdfium_lib.to_string_lossy().into_owned());
+                Parser::Isolated(IsolatedParser::new(WorkerCommand {
+                    program: program.clone(),
+                    args,
+                    timeout: *timeout,
+                    memory_limit: *memory_limit,
+                }))
+            }
         }
     }
 }
@@ -158,22 +180,11 @@ impl Engine {
     /// files (and between embedding batches) when `cancel` is set.
     pub fn index_paths(&self, roots: &[PathBuf], embed: bool, progress: &dyn ProgressSink, cancel: &AtomicBool) -> Result<IndexReport> {
         let mut stores = self.writer()?;
-        let mut parser = match &self.config.pdf {
-            PdfParsing::InProcess => Parser::InProcess { pdfium_lib: self.config.models.pdfium_lib.clone(), limits: PdfLimits::default() },
-            PdfParsing::Worker { program, args, timeout, memory_limit } => {
-                let mut args = args.clone();
-                args.push(self.config.models.pdfium_lib.to_string_lossy().into_owned());
-                Parser::Isolated(IsolatedParser::new(WorkerCommand {
-                    program: program.clone(),
-                    args,
-                    timeout: *timeout,
-                    memory_limit: *memory_limit,
-                }))
-            }
-        };
+        let lanes = self.config.parse_workers.max(1);
+        let mut parsers: Vec<Parser> = (0..lanes).map(|_| self.config.parser()).collect();
         let mut run = IndexRun {
             embedder: self.embedder.as_ref(),
-            parser: &mut parser,
+            parsers: &mut parsers,
             progress,
             cancel,
             chunk_params: self.config.chunk,

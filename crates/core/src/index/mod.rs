@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::Store;
 pub use vector::{VectorIndex, VectorSettings};
-pub use writer::{IndexRun, Parser};
+pub use crate::parse::pool::Parser;
+pub use writer::IndexRun;
 
 use crate::error::Result;
 

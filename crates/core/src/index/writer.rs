@@ -13,43 +13,15 @@ use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
-use crate::parse::pdf::{parse_pdf, PdfLimits};
-use crate::parse::text::parse_text;
-use crate::parse::worker::IsolatedParser;
-use crate::parse::{Document, Format, ParseFailure};
+use crate::parse::pool::{parse_many, ParseJob, Parser};
+use crate::parse::Document;
 use crate::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
-
-/// How PDFs are parsed: in a worker process (the default for the app and CLI) or in this
-/// process (tests of the logic around parsing).
-pub enum Parser {
-    InProcess { pdfium_lib: PathBuf, limits: PdfLimits },
-    Isolated(IsolatedParser),
-}
-
-impl Parser {
-    fn parse(&mut self, entry: &FileEntry, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
-        match entry.format {
-            Format::Pdf => match self {
-                Parser::InProcess { pdfium_lib, limits } => parse_pdf(pdfium_lib, &entry.path, *limits),
-                Parser::Isolated(worker) => worker.parse(&entry.path),
-            },
-            Format::Text | Format::Markdown => {
-                if entry.size > max_text_bytes {
-                    return Ok(Err(format!("text file of {} bytes, over the limit of {max_text_bytes}", entry.size)));
-                }
-                match std::fs::read(&entry.path) {
-                    Ok(bytes) => Ok(parse_text(&entry.path, &bytes, entry.format)),
-                    Err(e) => Ok(Err(format!("cannot read: {e}"))),
-                }
-            }
-        }
-    }
-}
 
 /// One indexing run's settings and collaborators.
 pub struct IndexRun<'a> {
     pub embedder: &'a (dyn EmbedCount + 'a),
-    pub parser: &'a mut Parser,
+    /// One per parsing lane; several lanes parse files at once.
+    pub parsers: &'a mut [Parser],
     pub progress: &'a dyn ProgressSink,
     pub cancel: &'a AtomicBool,
     pub chunk_params: ChunkParams,
@@ -69,6 +41,16 @@ const COMMIT_FILES: usize = 24;
 const COMMIT_EVERY: Duration = Duration::from_secs(3);
 const EMBED_BATCH: usize = 128;
 const VECTOR_SAVE_EVERY: Duration = Duration::from_secs(20);
+
+/// A parsed file on its way into the stores.
+struct Ingest<'a> {
+    entry: &'a FileEntry,
+    content_hash: &'a String,
+    existing: Option<&'a StoredFile>,
+    document: Document,
+    embedder: &'a dyn EmbedCount,
+    chunk_params: ChunkParams,
+}
 
 #[derive(Default)]
 struct Batch {
@@ -145,23 +127,45 @@ impl Stores {
 
         let mut next_doc_id = self.store.next_document_id()?;
         let mut batch = Batch::default();
-        let mut last_commit = Instant::now();
+        // Hash first: touched-but-identical files and moves need no parsing at all.
+        let mut to_parse: Vec<(&FileEntry, String)> = Vec::new();
         for entry in to_check {
             if run.cancel.load(Ordering::Relaxed) {
                 report.interrupted = true;
                 break;
             }
-            let outcome = self.process_file(entry, run, &by_path, &by_hash, &mut missing, &mut next_doc_id, &mut batch, &mut report)?;
+            match self.classify(entry, run, &by_path, &mut missing, &mut batch, &mut report)? {
+                Some(content_hash) => to_parse.push((entry, content_hash)),
+                None => {}
+            }
+        }
+        let jobs: Vec<ParseJob> =
+            to_parse.iter().map(|(e, _)| ParseJob { path: e.path.clone(), format: e.format, size: e.size }).collect();
+        let mut last_commit = Instant::now();
+        let progress = run.progress;
+        let (embedder, chunk_params) = (run.embedder, run.chunk_params);
+        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, |i, parsed| {
+            let (entry, content_hash) = &to_parse[i];
+            let outcome = match parsed {
+                Ok(document) => {
+                    let existing = by_path.get(entry.path.as_path()).copied();
+                    let ingest = Ingest { entry, content_hash, existing, document, embedder, chunk_params };
+                    self.ingest(ingest, &by_hash, &mut next_doc_id, &mut batch, &mut report)?
+                }
+                Err(reason) => self.fail(entry, reason, &mut report)?,
+            };
             let (pages, chunks) = match &outcome {
                 FileOutcome::Indexed => batch.versions.last().map(|v| (v.pages.len(), v.chunks.len())).unwrap_or((0, 0)),
                 _ => (0, 0),
             };
-            run.progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages, chunks });
+            progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages, chunks });
             if batch.files >= COMMIT_FILES || last_commit.elapsed() >= COMMIT_EVERY {
-                self.commit_batch(std::mem::take(&mut batch), run.progress)?;
+                self.commit_batch(std::mem::take(&mut batch), progress)?;
                 last_commit = Instant::now();
             }
-        }
+            Ok(())
+        })?;
+        report.interrupted |= stopped;
         if !report.interrupted {
             for gone in missing {
                 batch.removed.push(gone.doc_id);
@@ -180,50 +184,70 @@ impl Stores {
         Ok(report)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn process_file(
+    fn fail(&mut self, entry: &FileEntry, reason: String, report: &mut IndexReport) -> Result<FileOutcome> {
+        self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason)?;
+        report.failed.push((entry.path.clone(), reason.clone()));
+        Ok(FileOutcome::Failed { reason })
+    }
+
+    /// Decides what a changed file needs: nothing (same content), a move, a failure, or
+    /// parsing (returns its content hash).
+    fn classify(
         &mut self,
         entry: &FileEntry,
-        run: &mut IndexRun<'_>,
+        run: &IndexRun<'_>,
         by_path: &HashMap<&Path, &StoredFile>,
-        by_hash: &HashMap<&str, (i64, &Path)>,
         missing: &mut Vec<&StoredFile>,
+        batch: &mut Batch,
+        report: &mut IndexReport,
+    ) -> Result<Option<String>> {
+        let outcome = if entry.size > run.max_file_bytes {
+            let reason = format!("file of {} bytes, over the limit of {}", entry.size, run.max_file_bytes);
+            self.fail(entry, reason, report)?
+        } else {
+            let content_hash = match hash_file(&entry.path) {
+                Ok(h) => h,
+                Err(e) => {
+                    let outcome = self.fail(entry, format!("cannot read: {e}"), report)?;
+                    run.progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages: 0, chunks: 0 });
+                    return Ok(None);
+                }
+            };
+            let existing = by_path.get(entry.path.as_path()).copied();
+            match existing {
+                Some(s) if s.content_hash == content_hash => {
+                    batch.touched.push((s.doc_id, entry.mtime_ns));
+                    report.unchanged += 1;
+                    FileOutcome::Unchanged
+                }
+                None => match missing.iter().position(|m| m.content_hash == content_hash) {
+                    Some(pos) => {
+                        let moved = missing.remove(pos);
+                        batch.renames.push((moved.doc_id, entry.path.clone(), entry.mtime_ns));
+                        batch.files += 1;
+                        report.renamed.push((moved.path.clone(), entry.path.clone()));
+                        FileOutcome::Renamed
+                    }
+                    None => return Ok(Some(content_hash)),
+                },
+                Some(_) => return Ok(Some(content_hash)),
+            }
+        };
+        run.progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages: 0, chunks: 0 });
+        Ok(None)
+    }
+
+    /// Chunks a parsed file, adds it to the keyword index and queues its SQLite record.
+    fn ingest(
+        &mut self,
+        job: Ingest<'_>,
+        by_hash: &HashMap<&str, (i64, &Path)>,
         next_doc_id: &mut i64,
         batch: &mut Batch,
         report: &mut IndexReport,
     ) -> Result<FileOutcome> {
-        let fail = |this: &mut Self, report: &mut IndexReport, reason: String| -> Result<FileOutcome> {
-            this.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason)?;
-            report.failed.push((entry.path.clone(), reason.clone()));
-            Ok(FileOutcome::Failed { reason })
-        };
-        if entry.size > run.max_file_bytes {
-            let reason = format!("file of {} bytes, over the limit of {}", entry.size, run.max_file_bytes);
-            return fail(self, report, reason);
-        }
-        let content_hash = match hash_file(&entry.path) {
-            Ok(h) => h,
-            Err(e) => return fail(self, report, format!("cannot read: {e}")),
-        };
-        let existing = by_path.get(entry.path.as_path()).copied();
-        if let Some(s) = existing.filter(|s| s.content_hash == content_hash) {
-            batch.touched.push((s.doc_id, entry.mtime_ns));
-            report.unchanged += 1;
-            return Ok(FileOutcome::Unchanged);
-        }
-        if existing.is_none() {
-            if let Some(pos) = missing.iter().position(|m| m.content_hash == content_hash) {
-                let moved = missing.remove(pos);
-                batch.renames.push((moved.doc_id, entry.path.clone(), entry.mtime_ns));
-                batch.files += 1;
-                report.renamed.push((moved.path.clone(), entry.path.clone()));
-                return Ok(FileOutcome::Renamed);
-            }
-        }
-        let document = match run.parser.parse(entry, run.max_text_bytes)? {
-            Ok(d) => d,
-            Err(reason) => return fail(self, report, reason),
-        };
+        let Ingest { entry, content_hash, existing, document, embedder, chunk_params } = job;
+        let content_hash = content_hash.clone();
         let doc_id = match existing {
             Some(s) => s.doc_id,
             None => {
@@ -240,7 +264,7 @@ impl Stores {
             reusable.extend(self.reusable_vectors(twin.0, twin.1)?);
         }
         let label = document_label(&document.title, &entry.path);
-        let chunks = chunk_document(&document, &label, run.embedder, run.chunk_params);
+        let chunks = chunk_document(&document, &label, embedder, chunk_params);
         let new_chunks: Vec<NewChunk> = chunks
             .into_iter()
             .enumerate()

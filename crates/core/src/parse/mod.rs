@@ -4,6 +4,7 @@
 
 mod clean;
 pub mod pdf;
+pub mod pool;
 pub mod text;
 pub mod worker;
 

@@ -1,0 +1,92 @@
+//! Parsing several files at once. PDFium is not thread-safe, so parallelism comes from
+//! several worker processes, one per thread here; results come back in completion order,
+//! through a bounded channel so parsed documents never pile up ahead of the writer.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use super::pdf::{parse_pdf, PdfLimits};
+use super::text::parse_text;
+use super::worker::IsolatedParser;
+use super::{Document, Format, ParseFailure};
+use crate::error::{Error, Result};
+
+/// How one parsing lane parses PDFs: in a worker process (the app and CLI) or in this
+/// process (tests of the logic around parsing; PDFium calls are then serialised).
+pub enum Parser {
+    InProcess { pdfium_lib: PathBuf, limits: PdfLimits },
+    Isolated(IsolatedParser),
+}
+
+/// A file to parse.
+#[derive(Debug, Clone)]
+pub struct ParseJob {
+    pub path: PathBuf,
+    pub format: Format,
+    pub size: u64,
+}
+
+impl Parser {
+    pub fn parse(&mut self, path: &Path, format: Format, size: u64, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
+        match format {
+            Format::Pdf => match self {
+                Parser::InProcess { pdfium_lib, limits } => parse_pdf(pdfium_lib, path, *limits),
+                Parser::Isolated(worker) => worker.parse(path),
+            },
+            Format::Text | Format::Markdown => {
+                if size > max_text_bytes {
+                    return Ok(Err(format!("text file of {size} bytes, over the limit of {max_text_bytes}")));
+                }
+                match std::fs::read(path) {
+                    Ok(bytes) => Ok(parse_text(path, &bytes, format)),
+                    Err(e) => Ok(Err(format!("cannot read: {e}"))),
+                }
+            }
+        }
+    }
+}
+
+/// Parses `jobs` on all `parsers` at once and hands each result to `on_parsed` (on the
+/// calling thread) as it completes. Stops taking new jobs when `cancel` is set; returns
+/// whether it stopped early.
+pub fn parse_many<F>(parsers: &mut [Parser], jobs: &[ParseJob], max_text_bytes: u64, cancel: &AtomicBool, mut on_parsed: F) -> Result<bool>
+where
+    F: FnMut(usize, Result<Document, ParseFailure>) -> Result<()>,
+{
+    if parsers.is_empty() {
+        return Err(Error::Worker("no parser".into()));
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Result<Result<Document, ParseFailure>>)>(parsers.len());
+    let outcome = std::thread::scope(|scope| {
+        for parser in parsers.iter_mut() {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let result = parser.parse(&job.path, job.format, job.size, max_text_bytes);
+                if tx.send((i, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut first_error = None;
+        for (i, result) in rx {
+            let handled = result.and_then(|parsed| on_parsed(i, parsed));
+            if let Err(e) = handled {
+                stop.store(true, Ordering::Relaxed);
+                first_error.get_or_insert(e);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    });
+    outcome?;
+    Ok(cancel.load(Ordering::Relaxed) && next.load(Ordering::Relaxed) < jobs.len())
+}
