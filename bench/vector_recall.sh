@@ -10,4 +10,5 @@ if [ -z "$data" ]; then
   "$PAGEWISE_BIN" index --data-dir "$data" "$DATA/financebench-dev/pdfs"
 fi
 cd "$bench_root"
-cargo run --release --locked -p pagewise-core --example vector_recall -- "$data"
+# The dev profile optimises all dependencies (usearch included), so no second build is needed.
+cargo run --locked -p pagewise-core --example vector_recall -- "$data"

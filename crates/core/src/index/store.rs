@@ -468,7 +468,12 @@ impl Store {
     /// (chunks, chunks with vectors).
     pub fn chunk_counts(&self) -> Result<(u64, u64)> {
         self.conn
-            .query_row("SELECT count(*), count(vector) FROM chunks", [], |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)))
+            // count(vector) would read every vector blob; the partial index answers the NULLs.
+            .query_row(
+                "SELECT (SELECT count(*) FROM chunks), (SELECT count(*) FROM chunks WHERE vector IS NULL)",
+                [],
+                |r| Ok((r.get::<_, i64>(0)? as u64, (r.get::<_, i64>(0)? - r.get::<_, i64>(1)?) as u64)),
+            )
             .map_err(|e| self.e(e))
     }
 
