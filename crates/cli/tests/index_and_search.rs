@@ -117,3 +117,26 @@ fn keyword_search_works_before_vectors_exist() {
     let out = run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json"]));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("still being embedded"));
 }
+
+#[test]
+fn scope_limits_search_to_a_folder_or_document() {
+    let data = tempfile::tempdir().unwrap();
+    let f = fixtures();
+    let docs = folder_with(&[
+        ("one/known-answers.pdf", &f.join("known-answers.pdf")),
+        ("two/known-answers-copy.pdf", &f.join("known-answers.pdf")),
+        ("two/notes.md", &f.join("notes.md")),
+    ]);
+    index_json(data.path(), &[docs.path()]);
+    let all = json_lines(&run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json", "--k", "20"])));
+    let paths = |hits: &[serde_json::Value]| -> Vec<String> { hits.iter().map(|h| h["doc_path"].as_str().unwrap().to_string()).collect() };
+    assert!(paths(&all).iter().any(|p| p.contains("/one/")) && paths(&all).iter().any(|p| p.contains("/two/")));
+    for mode in ["hybrid", "lexical", "vector"] {
+        let scoped = run_ok(pagewise(data.path()).args(["search", "Larkspur bridge", "--json", "--k", "20", "--mode", mode, "--scope"]).arg(docs.path().join("two")));
+        let scoped = paths(&json_lines(&scoped));
+        assert!(!scoped.is_empty() && scoped.iter().all(|p| p.contains("/two/")), "{mode}: {scoped:?}");
+        let one_doc = run_ok(pagewise(data.path()).args(["search", "office", "--json", "--mode", mode, "--scope"]).arg(docs.path().join("two/notes.md")));
+        let one_doc = paths(&json_lines(&one_doc));
+        assert!(!one_doc.is_empty() && one_doc.iter().all(|p| p.ends_with("two/notes.md")), "{mode}: {one_doc:?}");
+    }
+}

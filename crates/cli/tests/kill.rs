@@ -65,3 +65,23 @@ fn sigkill_during_indexing_leaves_consistent_stores() {
     let hits = json_lines(&run_ok(pagewise(data.path()).args(["search", "Harrow valley reservoir", "--json", "--k", "1"])));
     assert_eq!(hits[0]["page"], 2);
 }
+
+#[test]
+fn ctrl_c_stops_cleanly_and_the_next_run_resumes() {
+    let docs = mixed_folder();
+    let data = tempfile::tempdir().unwrap();
+    let child = pagewise(data.path()).arg("index").arg(docs.path()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    // SAFETY: sends SIGINT to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let code = out.status.code();
+    assert!(code == Some(130) || code == Some(0), "{:?}: {}", code, String::from_utf8_lossy(&out.stderr));
+    if code == Some(130) {
+        assert!(String::from_utf8_lossy(&out.stdout).contains("interrupted"));
+    }
+    run_ok(pagewise(data.path()).args(["verify", "--json"]));
+    let resumed = index_json(data.path(), &[docs.path()]);
+    assert_eq!(resumed["pending_vectors"], 0, "{resumed}");
+    assert_eq!(resumed["interrupted"], false);
+}
