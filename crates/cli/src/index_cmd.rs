@@ -37,6 +37,7 @@ struct Reporter {
     pages: AtomicU64,
     chunks: AtomicU64,
     last_line: Mutex<Instant>,
+    embedding_started: Mutex<Option<Instant>>,
 }
 
 impl Reporter {
@@ -59,10 +60,15 @@ impl Reporter {
             pages: AtomicU64::new(0),
             chunks: AtomicU64::new(0),
             last_line: Mutex::new(Instant::now() - Duration::from_secs(10)),
+            embedding_started: Mutex::new(None),
         }
     }
 
     fn plain(&self, line: String, force: bool) {
+        if let Some(bar) = &self.bar {
+            bar.println(line);
+            return;
+        }
         let mut last = self.last_line.lock().unwrap_or_else(|e| e.into_inner());
         if force || last.elapsed() >= Duration::from_secs(2) {
             eprintln!("{line}");
@@ -109,9 +115,13 @@ impl ProgressSink for Reporter {
                     self.plain(line, failed || done == total);
                 }
             }
-            Progress::Committed { .. } => {}
+            // Embedding starts after the last commit of parsed files.
+            Progress::Committed { .. } => {
+                *self.embedding_started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            }
             Progress::Embedding { done, total, tokens } => {
-                let rate = *tokens as f64 / secs;
+                let since = *self.embedding_started.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Instant::now);
+                let rate = *tokens as f64 / since.elapsed().as_secs_f64().max(0.001);
                 if let Some(b) = &self.bar {
                     if b.prefix() != "embedding" {
                         self.started_embedding(b, *total);
