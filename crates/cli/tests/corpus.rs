@@ -1,6 +1,8 @@
 //! Every PDF of the shared real-world corpus either indexes or is reported with a reason, and
 //! nothing crashes the indexer.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
 mod common;
 
 use common::*;

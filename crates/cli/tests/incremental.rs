@@ -1,5 +1,7 @@
 //! Only what changed is parsed and embedded; deletions and moves reach every store.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
 mod common;
 
 use common::*;
@@ -40,7 +42,7 @@ fn modify_delete_rename() {
     assert_eq!(modified["indexed"], 1, "{modified}");
     assert_eq!(modified["unchanged"], 2);
     let embedded = modified["embedded"].as_u64().unwrap();
-    assert!(embedded >= 1 && embedded < 3, "re-embedded {embedded} chunks");
+    assert!((1..3).contains(&embedded), "re-embedded {embedded} chunks");
     assert!(search_paths(data.path(), "Zlin garage bicycles")[0].ends_with("notes.md"));
 
     // Renamed: no parse, no embedding, found under the new path only.

@@ -1,6 +1,8 @@
 //! The CLI end to end over real stores, real PDFs through PDFium in the worker process, and
 //! the real embedding model.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
 mod common;
 
 use common::*;

@@ -1,6 +1,8 @@
 //! SIGKILL at arbitrary moments never leaves stores that disagree, and the next run completes.
 //! `PAGEWISE_KILLS` sets the number of kills (CI runs a few; bench/kill-test.sh runs 50+).
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
 mod common;
 
 use std::time::Duration;

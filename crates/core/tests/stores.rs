@@ -2,6 +2,8 @@
 //! model: chunk invariants on real PDFs, rebuilds after schema and model changes, and repair
 //! of a vector index that disagrees with SQLite.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 

@@ -134,9 +134,8 @@ impl Stores {
                 report.interrupted = true;
                 break;
             }
-            match self.classify(entry, run, &by_path, &mut missing, &mut batch, &mut report)? {
-                Some(content_hash) => to_parse.push((entry, content_hash)),
-                None => {}
+            if let Some(content_hash) = self.classify(entry, run, &by_path, &mut missing, &mut batch, &mut report)? {
+                to_parse.push((entry, content_hash));
             }
         }
         let jobs: Vec<ParseJob> =

@@ -116,7 +116,7 @@ mod tests {
             std::os::unix::fs::symlink(&root, root.join("sub/loop")).unwrap();
             std::os::unix::fs::symlink(root.join("a.txt"), root.join("alias.txt")).unwrap();
         }
-        let scan = scan(&[root.clone()]);
+        let scan = scan(std::slice::from_ref(&root));
         let names: Vec<String> = scan
             .files
             .iter()
