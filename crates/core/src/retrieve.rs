@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::embed::{Embedder, TextRole};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::index::{LexicalIndex, Store, VectorIndex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -97,29 +97,40 @@ impl Retriever<'_> {
         let scope_docs = self.scope_documents(&params.scope)?;
         let candidates = params.candidates.max(params.k);
 
-        let lexical = if params.mode != SearchMode::Vector {
-            self.lexical.search(query, candidates, scope_docs.as_deref())?
-        } else {
-            Vec::new()
-        };
-        let vector = if params.mode != SearchMode::Lexical && !self.vectors.is_empty() {
-            let q = self.embedder.embed(&[query.to_string()], TextRole::Query)?;
-            let allowed: Option<HashSet<i64>> = match &scope_docs {
-                Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+        // The query embedding is the slow part; keyword and document search run beside it.
+        let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty();
+        let embedder = self.embedder;
+        let (query_vector, lexical, documents) = std::thread::scope(|scope| {
+            let embedding = wants_vector.then(|| scope.spawn(move || embedder.embed(&[query.to_string()], TextRole::Query)));
+            let lexical = if params.mode != SearchMode::Vector {
+                self.lexical.search(query, candidates, scope_docs.as_deref())?
+            } else {
+                Vec::new()
+            };
+            let documents = if params.mode == SearchMode::Hybrid && params.fusion.document_weight > 0.0 {
+                self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?
+            } else {
+                Vec::new()
+            };
+            let query_vector = match embedding {
+                Some(handle) => handle
+                    .join()
+                    .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??
+                    .into_iter()
+                    .next(),
                 None => None,
             };
-            match q.first() {
-                Some(qv) => self.vectors.search(qv, candidates, allowed.as_ref())?,
-                None => Vec::new(),
+            Ok::<_, Error>((query_vector, lexical, documents))
+        })?;
+        let vector = match &query_vector {
+            Some(qv) => {
+                let allowed: Option<HashSet<i64>> = match &scope_docs {
+                    Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+                    None => None,
+                };
+                self.vectors.search(qv, candidates, allowed.as_ref())?
             }
-        } else {
-            Vec::new()
-        };
-
-        let documents = if params.mode == SearchMode::Hybrid && params.fusion.document_weight > 0.0 {
-            self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?
-        } else {
-            Vec::new()
+            None => Vec::new(),
         };
         let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
