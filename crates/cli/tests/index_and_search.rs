@@ -142,3 +142,23 @@ fn scope_limits_search_to_a_folder_or_document() {
         assert!(!one_doc.is_empty() && one_doc.iter().all(|p| p.ends_with("two/notes.md")), "{mode}: {one_doc:?}");
     }
 }
+
+#[test]
+fn eval_scores_the_sample_questions_by_page() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("assets/sample");
+    index_json(data.path(), &[sample.as_path()]);
+    let questions = repo_root().join("assets/sample-questions.jsonl");
+    let report = json(&run_ok(pagewise(data.path()).args(["eval", "--json", "--k", "5"]).arg(&questions)));
+    assert_eq!(report["questions"], 5);
+    let modes = report["modes"].as_array().unwrap();
+    assert_eq!(modes.iter().map(|m| m["mode"].as_str().unwrap()).collect::<Vec<_>>(), ["lexical", "vector", "hybrid"]);
+    let hybrid = &modes[2];
+    assert_eq!(hybrid["recall_at_5"], 1.0, "{report}");
+    assert!(hybrid["mrr_at_10"].as_f64().unwrap() >= 0.6, "{report}");
+    // A question whose evidence is not indexed scores zero rather than failing.
+    let other = data.path().join("other.jsonl");
+    std::fs::write(&other, r#"{"id":"x","question":"Larkspur bridge","evidence":[{"doc":"not-indexed","page":1}]}"#).unwrap();
+    let report = json(&run_ok(pagewise(data.path()).args(["eval", "--json"]).arg(&other)));
+    assert_eq!(report["modes"][2]["recall_at_10"], 0.0);
+}
