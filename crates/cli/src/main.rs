@@ -2,6 +2,8 @@
 //! script. All domain logic lives in `pagewise-core`; this file parses arguments, drives the
 //! engine and formats what it returns for people (or as JSON for scripts).
 
+mod ask_cmd;
+mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
 mod search_cmd;
@@ -33,6 +35,11 @@ enum Command {
     Index(index_cmd::IndexArgs),
     /// Search the index; prints ranked passages with document, page and score.
     Search(search_cmd::SearchArgs),
+    /// Answer a question from the indexed documents, with checked [Doc_p] citations.
+    Ask(ask_cmd::AskArgs),
+    /// Answer evaluation: gold-page citations, abstaining, label validity, time to first token.
+    #[command(name = "eval-answers")]
+    EvalAnswers(eval_answers_cmd::EvalAnswersArgs),
     /// Page-level retrieval evaluation: recall@1/5/10 and MRR@10 per search mode.
     Eval(eval_cmd::EvalArgs),
     /// Print the text Pagewise extracts from files (per page with --json).
@@ -93,6 +100,8 @@ fn main() {
         Command::Index(args) => index_cmd::run(&ctx, args),
         Command::Search(args) => search_cmd::run(&ctx, args),
         Command::Eval(args) => eval_cmd::run(&ctx, args),
+        Command::Ask(args) => ask_cmd::run(&ctx, args),
+        Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::Verify { json } => verify(&ctx, json),

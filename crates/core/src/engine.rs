@@ -211,6 +211,28 @@ impl Engine {
         }
     }
 
+    /// Runs `f` against the metadata store (pages, documents, stored vectors).
+    pub fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
+        match &self.access {
+            Access::Writer(m) => {
+                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
+                f(&stores.store)
+            }
+            Access::Reader(r) => f(&r.store),
+        }
+    }
+
+    /// How many chunks of the library use each word (see [`LexicalIndex::document_frequencies`]).
+    pub fn document_frequencies(&self, words: &[String]) -> Result<Vec<u64>> {
+        match &self.access {
+            Access::Writer(m) => {
+                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
+                stores.lexical.document_frequencies(words)
+            }
+            Access::Reader(r) => r.lexical.document_frequencies(words),
+        }
+    }
+
     /// Checks that the three stores agree: every chunk in SQLite is in the keyword index, every
     /// stored vector is in the vector index, and nothing else is; SQLite's integrity check passes.
     pub fn verify(&self) -> Result<Consistency> {

@@ -32,6 +32,16 @@ pub enum Error {
     Worker(String),
     #[error("{path}: {message}")]
     Eval { path: PathBuf, message: String },
+    #[error("language model {path}: {message}")]
+    Generation { path: PathBuf, message: String },
+    #[error("conversation store {path}: {source}")]
+    Conversations {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("conversation {0} does not exist")]
+    NoSuchConversation(i64),
     #[error("interrupted")]
     Interrupted,
 }

@@ -133,3 +133,11 @@ pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[Sear
     Ok(EvalReport { k, modes: scores, per_question })
 }
 
+
+/// Whether an answer cites a gold evidence page, and whether it cites a gold document at all.
+pub fn answer_cites_gold(answer: &crate::answer::Answer, gold: &[Evidence]) -> (bool, bool) {
+    let cited: Vec<(String, u32)> = answer.citations.iter().map(|c| (stem(&c.doc_path), c.page)).collect();
+    let page = gold.iter().any(|g| cited.iter().any(|(d, p)| *d == g.doc && *p == g.page));
+    let doc = gold.iter().any(|g| cited.iter().any(|(d, _)| *d == g.doc));
+    (page, doc)
+}

@@ -15,7 +15,9 @@
 //! # Ok::<(), pagewise_core::Error>(())
 //! ```
 
+pub mod answer;
 pub mod chunk;
+pub mod cite;
 pub mod embed;
 pub mod engine;
 mod error;

@@ -98,3 +98,28 @@ pub fn locate(data_dir: Option<&Path>, embedder_override: Option<&Path>) -> Resu
 fn has_embedder_files(dir: &Path) -> bool {
     EMBEDDER_FILES.iter().all(|f| dir.join(f).is_file())
 }
+
+/// The default chat model, as `models/fetch.sh` places it under `llm/`.
+pub const DEFAULT_CHAT_MODEL: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+
+/// Finds the GGUF chat model: `explicit` (a flag) or `$PAGEWISE_CHAT_MODEL` when given,
+/// otherwise `llm/` + [`DEFAULT_CHAT_MODEL`] in the model folders.
+pub fn locate_chat_model(data_dir: Option<&Path>, explicit: Option<&Path>) -> Result<PathBuf> {
+    let explicit = explicit.map(Path::to_path_buf).or_else(|| std::env::var_os("PAGEWISE_CHAT_MODEL").map(PathBuf::from));
+    if let Some(path) = explicit {
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(Error::ModelsMissing(format!("chat model: {} does not exist (any GGUF file works)", path.display())))
+        };
+    }
+    let dirs = candidate_model_dirs(data_dir);
+    dirs.iter().map(|d| d.join("llm").join(DEFAULT_CHAT_MODEL)).find(|p| p.is_file()).ok_or_else(|| {
+        let searched: Vec<String> = dirs.iter().map(|d| format!("  {}", d.display())).collect();
+        Error::ModelsMissing(format!(
+            "chat model: no llm/{DEFAULT_CHAT_MODEL}\nsearched:\n{}\nfetch it with `models/fetch.sh`, point --model \
+             (or PAGEWISE_CHAT_MODEL) at any GGUF file, or use --extractive to answer without a model",
+            searched.join("\n")
+        ))
+    })
+}

@@ -219,6 +219,34 @@ impl LexicalIndex {
         Ok(out)
     }
 
+    /// For each word, how many indexed chunks contain it in their body or title, after the
+    /// index's own stemming (0 means the library never uses the word).
+    pub fn document_frequencies(&self, words: &[String]) -> Result<Vec<u64>> {
+        let f = self.fields;
+        let mut analyzer = self
+            .index
+            .tokenizers()
+            .get("en_stem")
+            .ok_or_else(|| Error::Lexical { path: self.dir.clone(), message: "en_stem tokenizer missing".into() })?;
+        let searcher = self.reader.searcher();
+        let mut out = Vec::with_capacity(words.len());
+        for word in words {
+            let mut tokens = Vec::new();
+            analyzer.token_stream(word).process(&mut |t| tokens.push(t.text.clone()));
+            let mut df = u64::MAX;
+            for token in &tokens {
+                let mut best = 0;
+                for field in [f.body, f.title] {
+                    let n = searcher.doc_freq(&Term::from_field_text(field, token)).map_err(|e| Self::err(&self.dir, e))?;
+                    best = best.max(n);
+                }
+                df = df.min(best);
+            }
+            out.push(if tokens.is_empty() { 0 } else { df });
+        }
+        Ok(out)
+    }
+
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs()
     }

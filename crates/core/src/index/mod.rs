@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use lexical::{LexicalChunk, LexicalIndex};
-pub use store::Store;
+pub use store::{DocumentInfo, Store};
 pub use vector::{VectorIndex, VectorSettings};
 pub use crate::parse::pool::Parser;
 pub use writer::IndexRun;

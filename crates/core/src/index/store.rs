@@ -121,6 +121,16 @@ pub struct PendingChunk {
     pub text: String,
 }
 
+/// A document as answers and their sources show it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DocumentInfo {
+    pub doc_id: i64,
+    pub path: PathBuf,
+    pub title: String,
+    pub mtime_ns: i64,
+    pub page_count: u32,
+}
+
 /// A chunk as search results need it.
 #[derive(Debug, Clone)]
 pub struct ChunkRecord {
@@ -576,6 +586,81 @@ impl Store {
             .query_row("SELECT title FROM documents WHERE id=?1", [doc_id], |r| r.get(0))
             .optional()
             .map_err(|e| self.e(e))
+    }
+
+    /// What an answer shows about a source document.
+    pub fn document_info(&self, doc_id: i64) -> Result<Option<DocumentInfo>> {
+        self.conn
+            .query_row(
+                "SELECT id, path, title, mtime_ns, page_count FROM documents WHERE id=?1",
+                [doc_id],
+                |r| {
+                    Ok(DocumentInfo {
+                        doc_id: r.get(0)?,
+                        path: PathBuf::from(r.get::<_, String>(1)?),
+                        title: r.get(2)?,
+                        mtime_ns: r.get(3)?,
+                        page_count: r.get::<_, i64>(4)? as u32,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.e(e))
+    }
+
+    pub fn all_documents(&self) -> Result<Vec<DocumentInfo>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, path, title, mtime_ns, page_count FROM documents ORDER BY id")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(DocumentInfo {
+                    doc_id: r.get(0)?,
+                    path: PathBuf::from(r.get::<_, String>(1)?),
+                    title: r.get(2)?,
+                    mtime_ns: r.get(3)?,
+                    page_count: r.get::<_, i64>(4)? as u32,
+                })
+            })
+            .map_err(|e| self.e(e))?;
+        rows.map(|r| r.map_err(|e| self.e(e))).collect()
+    }
+
+    /// Stored vectors of these chunks (those not yet embedded are absent).
+    pub fn vectors_of(&self, ids: &[i64]) -> Result<HashMap<i64, Vec<f32>>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT vector FROM chunks WHERE id=?1 AND vector IS NOT NULL")
+            .map_err(|e| self.e(e))?;
+        let mut out = HashMap::new();
+        for &id in ids {
+            let blob: Option<Vec<u8>> = stmt.query_row([id], |r| r.get(0)).optional().map_err(|e| self.e(e))?;
+            if let Some(b) = blob {
+                out.insert(id, blob_to_vector(&b));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A document's chunk ids in reading order (page, then position on the page).
+    pub fn chunk_ids_in_order(&self, doc_id: i64) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM chunks WHERE document_id=?1 ORDER BY ordinal")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt.query_map([doc_id], |r| r.get(0)).map_err(|e| self.e(e))?;
+        rows.map(|r| r.map_err(|e| self.e(e))).collect()
+    }
+
+    /// Chunks that lie on one page, in order.
+    pub fn chunk_ids_on_page(&self, doc_id: i64, page: u32) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM chunks WHERE document_id=?1 AND page=?2 ORDER BY ordinal")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt.query_map(params![doc_id, page], |r| r.get(0)).map_err(|e| self.e(e))?;
+        rows.map(|r| r.map_err(|e| self.e(e))).collect()
     }
 
     pub fn rename_document(&self, doc_id: i64, new_path: &Path, mtime_ns: i64) -> Result<()> {

@@ -1,0 +1,185 @@
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Conversations, Generator, LlamaGenerator, LlamaSettings};
+use pagewise_core::{models, Engine};
+
+use crate::Context_;
+
+#[derive(Args)]
+pub struct AskArgs {
+    question: String,
+    /// Print one JSON object: answer, citations, abstained, steps, sources, timings.
+    #[arg(long)]
+    json: bool,
+    /// Only use these folders or documents as evidence (repeatable).
+    #[arg(long)]
+    scope: Vec<PathBuf>,
+    /// Continue this conversation: the question may be a follow-up of its last turn.
+    #[arg(long)]
+    conversation: Option<i64>,
+    /// Any GGUF chat model (default: llm/SmolLM2-135M-Instruct.Q4_1.gguf, or $PAGEWISE_CHAT_MODEL).
+    #[arg(long, env = "PAGEWISE_CHAT_MODEL")]
+    model: Option<PathBuf>,
+    /// Answer without a language model: the best evidence sentences, cited.
+    #[arg(long)]
+    extractive: bool,
+    /// Constrain decoding with a grammar that admits only this answer's labels.
+    #[arg(long)]
+    constrained: bool,
+    /// Print each retrieval step as it happens.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Passages retrieved per search.
+    #[arg(long, default_value_t = 8)]
+    k: usize,
+    /// Tokens of evidence given to the model (decides time to first token).
+    #[arg(long, default_value_t = AskOptions::default().evidence_tokens)]
+    evidence_tokens: usize,
+    #[arg(long, default_value_t = AskOptions::default().max_answer_tokens)]
+    max_tokens: usize,
+    /// Answer even when retrieval finds nothing that covers the question.
+    #[arg(long)]
+    never_abstain: bool,
+    /// Model threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Layers to offload to the GPU (builds with the cuda or metal feature).
+    #[arg(long)]
+    gpu_layers: Option<u32>,
+}
+
+pub fn load_generator(ctx: &Context_, model: Option<&std::path::Path>, threads: Option<usize>, gpu_layers: Option<u32>) -> Result<LlamaGenerator> {
+    let path = models::locate_chat_model(Some(&ctx.data_dir), model)?;
+    let mut settings = LlamaSettings::new(path);
+    if let Some(t) = threads {
+        settings.threads = t;
+    }
+    if let Some(g) = gpu_layers {
+        settings.gpu_layers = g;
+    }
+    Ok(LlamaGenerator::load(&settings)?)
+}
+
+pub fn options_from(args: &AskArgs) -> AskOptions {
+    AskOptions {
+        scope: args.scope.clone(),
+        k: args.k,
+        evidence_tokens: args.evidence_tokens,
+        max_answer_tokens: args.max_tokens,
+        constrained: args.constrained,
+        never_abstain: args.never_abstain,
+        ..AskOptions::default()
+    }
+}
+
+pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
+    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    for n in engine.notices() {
+        eprintln!("note: {n}");
+    }
+    let generator = if args.extractive {
+        None
+    } else {
+        match load_generator(ctx, args.model.as_deref(), args.threads, args.gpu_layers) {
+            Ok(g) => Some(g),
+            // Search still works without generation: say why and answer extractively.
+            Err(e) => {
+                eprintln!("note: answering without a language model: {e}");
+                None
+            }
+        }
+    };
+    let conversations = Conversations::open(&ctx.data_dir)?;
+    let previous = match args.conversation {
+        Some(id) => conversations.turns(id)?.last().map(|t| t.standalone_query.clone()),
+        None => None,
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    {
+        let cancel = Arc::clone(&cancel);
+        // Ctrl-C stops generation at the next token; a second Ctrl-C exits at once.
+        let _ = ctrlc::set_handler(move || {
+            if cancel.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let asker = Asker { engine: &engine, generator: generator.as_ref().map(|g| g as &dyn Generator), options: options_from(&args) };
+    let stream_tokens = !args.json;
+    let verbose = args.verbose;
+    let mut stdout = std::io::stdout();
+    let mut streamed_any = false;
+    let mut sink = |event: AskEvent<'_>| {
+        match event {
+            AskEvent::Step(step) if verbose => {
+                eprintln!("step {}: {} {} → {}", step.index, step.tool, step.input, step.observation);
+            }
+            AskEvent::Token(t) if stream_tokens => {
+                let _ = write!(stdout, "{t}");
+                let _ = stdout.flush();
+                streamed_any = true;
+            }
+            _ => {}
+        }
+        !cancel.load(Ordering::SeqCst)
+    };
+    let answer = match asker.ask(&args.question, previous.as_deref(), &mut sink) {
+        Ok(a) => a,
+        Err(pagewise_core::Error::Interrupted) => {
+            eprintln!("\ncancelled");
+            return Ok(130);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut answer = answer;
+    let conversation_id = match args.conversation {
+        Some(id) => id,
+        None => conversations.create(&args.question)?,
+    };
+    answer.conversation_id = Some(conversation_id);
+    let standalone = answer.standalone_query.clone().unwrap_or_else(|| args.question.clone());
+    let json = serde_json::to_value(&answer).context("cannot serialise the answer")?;
+    conversations.add_turn(conversation_id, &args.question, &standalone, &json)?;
+    if args.json {
+        println!("{json}");
+    } else {
+        print_answer(&answer, streamed_any);
+    }
+    Ok(0)
+}
+
+fn print_answer(answer: &Answer, streamed: bool) {
+    let tty = std::io::stdout().is_terminal();
+    if streamed {
+        println!("\n");
+        println!("{}", if tty { "\x1b[1mChecked answer\x1b[0m" } else { "Checked answer" });
+    }
+    println!("{}", answer.answer);
+    if let Some(note) = &answer.note {
+        println!("\n({note})");
+    }
+    if !answer.citations.is_empty() {
+        println!("\nSources:");
+        for (i, c) in answer.citations.iter().enumerate() {
+            let quote: String = c.quote.split_whitespace().collect::<Vec<_>>().join(" ");
+            let quote: String = quote.chars().take(200).collect();
+            println!("  {}. [{}] {} · p.{} · {}\n     \"{}\"", i + 1, c.label, c.doc_title, c.page, c.doc_path.display(), quote);
+        }
+    }
+    let a = &answer.attribution;
+    if a.sentences > 0 {
+        println!(
+            "\nchecked {} sentences: {} cited by the model, {} citations attached, {} replaced, {} unsupported, {} invalid labels dropped",
+            a.sentences, a.kept, a.attached, a.replaced, a.unsupported, a.invalid_labels_dropped
+        );
+    }
+    if let Some(id) = answer.conversation_id {
+        println!("conversation {id} (continue with --conversation {id})");
+    }
+}

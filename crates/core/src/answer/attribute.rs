@@ -1,0 +1,296 @@
+//! Attribution after generation: every generated sentence is aligned with the evidence that
+//! supports it, so trust rests on this check, not on the model's labels. A missing citation is
+//! attached, a wrong one replaced, an unknown label dropped, and a sentence that no passage
+//! supports is flagged.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
+use super::prompt::NOT_COVERED;
+use super::text::{content_terms, cosine, is_number, term_recall};
+use crate::cite::{best_quote, Claim, LabelRef};
+
+/// A sentence counts as supported by a passage at this blend of term recall (0.7) and
+/// embedding similarity (0.3). Chosen so that a paraphrase sharing half its content words
+/// with a passage passes and a sentence that only shares the topic does not (see the tests).
+pub const SUPPORT_MIN: f32 = 0.45;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Citation {
+    pub label: String,
+    pub doc_path: PathBuf,
+    pub doc_title: String,
+    pub page: u32,
+    pub chunk_id: i64,
+    /// Byte range of the quote in the page's extracted text.
+    pub byte_start: usize,
+    pub byte_end: usize,
+    pub quote: String,
+    pub support: f32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SentenceStatus {
+    /// The model's own citation is supported.
+    Kept,
+    /// The model cited nothing; the supporting passage was attached.
+    Attached,
+    /// The model cited a passage that does not support the sentence; replaced.
+    Replaced,
+    /// No passage supports the sentence; it is shown flagged.
+    Unsupported,
+    /// The model said the documents do not cover the question.
+    NotCovered,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Sentence {
+    pub text: String,
+    pub status: SentenceStatus,
+    pub citations: Vec<Citation>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AttributionCounts {
+    pub sentences: usize,
+    pub kept: usize,
+    pub attached: usize,
+    pub replaced: usize,
+    pub unsupported: usize,
+    pub not_covered: usize,
+    /// Labels that named no evidence block of this answer; removed from the text.
+    pub invalid_labels_dropped: usize,
+}
+
+/// Claim and passage vectors for the embedding half of the support score; without them the
+/// score is term recall alone.
+pub struct Vectors<'a> {
+    pub claims: Vec<Option<Vec<f32>>>,
+    pub passages: &'a HashMap<i64, Vec<f32>>,
+}
+
+pub fn is_not_covered(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let key = NOT_COVERED.trim_end_matches('.').to_lowercase();
+    lower.contains(&key)
+        || ["not covered", "do not contain", "does not contain", "no information", "not mentioned", "cannot be determined", "not provided"]
+            .iter()
+            .any(|p| lower.contains(p))
+}
+
+fn support(claim_terms: &[String], claim_vec: Option<&Vec<f32>>, passage: &EvidencePassage, passage_vec: Option<&Vec<f32>>) -> f32 {
+    let terms: HashSet<String> = content_terms(&passage.text).into_iter().collect();
+    let recall = term_recall(claim_terms, &terms);
+    let numbers: Vec<&String> = claim_terms.iter().filter(|t| is_number(t)).collect();
+    // A number the passage does not contain is the typical hallucination; it sinks support.
+    if !numbers.is_empty() && numbers.iter().any(|n| !terms.contains(*n)) {
+        return recall * 0.5;
+    }
+    match (claim_vec, passage_vec) {
+        (Some(a), Some(b)) => 0.7 * recall + 0.3 * cosine(a, b).max(0.0),
+        _ => recall,
+    }
+}
+
+fn citation(page: &EvidencePage, passage: &EvidencePassage, claim: &str, support: f32) -> Citation {
+    let quote = best_quote(claim, &passage.text);
+    let (range, text) = match quote {
+        Some(q) => (q.range, q.text),
+        None => (0..passage.text.len(), passage.text.clone()),
+    };
+    Citation {
+        label: page.label.clone(),
+        doc_path: page.doc_path.clone(),
+        doc_title: page.doc_title.clone(),
+        page: page.page,
+        chunk_id: passage.chunk_id,
+        byte_start: passage.byte_start + range.start,
+        byte_end: passage.byte_start + range.end,
+        quote: text,
+        support,
+    }
+}
+
+/// The best passage of one page for a claim, with its support.
+fn best_on_page<'e>(page: &'e EvidencePage, terms: &[String], claim_vec: Option<&Vec<f32>>, vectors: &HashMap<i64, Vec<f32>>) -> (&'e EvidencePassage, f32) {
+    let mut best: Option<(&EvidencePassage, f32)> = None;
+    for p in &page.passages {
+        let s = support(terms, claim_vec, p, vectors.get(&p.chunk_id));
+        if best.is_none_or(|(_, b)| s > b) {
+            best = Some((p, s));
+        }
+    }
+    // Pages always hold at least one passage (EvidenceSet builds them that way).
+    best.unwrap_or((&page.passages[0], 0.0))
+}
+
+pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>) -> (Vec<Sentence>, AttributionCounts) {
+    let mut counts = AttributionCounts::default();
+    let mut out = Vec::with_capacity(claims.len());
+    for (i, claim) in claims.iter().enumerate() {
+        counts.sentences += 1;
+        let valid: Vec<&LabelRef> = claim.labels.iter().filter(|l| evidence.by_label(l.doc, l.page).is_some()).collect();
+        counts.invalid_labels_dropped += claim.labels.len() - valid.len();
+        if is_not_covered(&claim.text) {
+            counts.not_covered += 1;
+            out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::NotCovered, citations: Vec::new() });
+            continue;
+        }
+        let terms = content_terms(&claim.text);
+        let claim_vec = vectors.claims.get(i).and_then(|v| v.as_ref());
+        let mut kept = Vec::new();
+        for l in &valid {
+            if let Some(page) = evidence.by_label(l.doc, l.page) {
+                let (passage, s) = best_on_page(page, &terms, claim_vec, vectors.passages);
+                if s >= SUPPORT_MIN {
+                    kept.push(citation(page, passage, &claim.text, s));
+                }
+            }
+        }
+        if !kept.is_empty() {
+            counts.kept += 1;
+            out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::Kept, citations: kept });
+            continue;
+        }
+        let best = evidence
+            .pages
+            .iter()
+            .map(|page| (page, best_on_page(page, &terms, claim_vec, vectors.passages)))
+            .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1));
+        match best {
+            Some((page, (passage, s))) if s >= SUPPORT_MIN => {
+                let status = if valid.is_empty() { SentenceStatus::Attached } else { SentenceStatus::Replaced };
+                if status == SentenceStatus::Attached {
+                    counts.attached += 1;
+                } else {
+                    counts.replaced += 1;
+                }
+                out.push(Sentence { text: claim.text.clone(), status, citations: vec![citation(page, passage, &claim.text, s)] });
+            }
+            _ => {
+                counts.unsupported += 1;
+                out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::Unsupported, citations: Vec::new() });
+            }
+        }
+    }
+    (out, counts)
+}
+
+/// The answer text with normalised labels after each sentence and unsupported sentences
+/// marked, so the flag survives copying the text anywhere.
+pub fn render(sentences: &[Sentence]) -> String {
+    let mut parts = Vec::new();
+    for s in sentences {
+        let mut text = s.text.clone();
+        let mut labels: Vec<&str> = s.citations.iter().map(|c| c.label.as_str()).collect();
+        labels.dedup();
+        if !labels.is_empty() {
+            let joined = labels.iter().map(|l| format!("[{l}]")).collect::<String>();
+            text = insert_before_final_punctuation(&text, &joined);
+        } else if s.status == SentenceStatus::Unsupported {
+            text.push_str(" (not supported by the sources)");
+        }
+        parts.push(text);
+    }
+    parts.join(" ")
+}
+
+fn insert_before_final_punctuation(text: &str, labels: &str) -> String {
+    match text.char_indices().last() {
+        Some((i, c)) if matches!(c, '.' | '!' | '?') => format!("{} {labels}{}", text[..i].trim_end(), c),
+        _ => format!("{text} {labels}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence() -> EvidenceSet {
+        let passage = |id: i64, text: &str| EvidencePassage {
+            chunk_id: id,
+            byte_start: 100,
+            byte_end: 100 + text.len(),
+            heading_path: vec![],
+            text: text.into(),
+            score: 1.0,
+        };
+        let page = |handle: u32, page: u32, p: EvidencePassage| EvidencePage {
+            label: crate::answer::evidence::label(handle, page),
+            doc_handle: handle,
+            doc_id: handle as i64,
+            doc_path: PathBuf::from(format!("/d/{handle}.pdf")),
+            doc_title: format!("Report {handle}"),
+            page,
+            modified: "2024-01-01".into(),
+            passages: vec![p],
+            score: 1.0,
+        };
+        EvidenceSet {
+            pages: vec![
+                page(1, 4, passage(10, "Total revenue was $43.5 billion in fiscal 2023. The company has 1,000 stores.")),
+                page(2, 9, passage(20, "The board approved a dividend of $0.92 per share in March.")),
+            ],
+        }
+    }
+
+    fn claim(text: &str, labels: &[(u32, u32)]) -> Claim {
+        Claim { text: text.into(), labels: labels.iter().map(|&(doc, page)| LabelRef { doc, page }).collect() }
+    }
+
+    #[test]
+    fn keeps_attaches_replaces_drops_and_flags() {
+        let ev = evidence();
+        let none = HashMap::new();
+        let vectors = Vectors { claims: vec![], passages: &none };
+        let claims = vec![
+            claim("Total revenue was $43.5 billion in fiscal 2023.", &[(1, 4)]),
+            claim("The board approved a dividend of $0.92 per share.", &[]),
+            claim("The company has 1,000 stores.", &[(2, 9)]),
+            claim("Revenue was $43.5 billion.", &[(7, 1)]),
+            claim("The CEO enjoys sailing on weekends.", &[(1, 4)]),
+            claim("The documents do not cover this.", &[]),
+        ];
+        let (sentences, counts) = attribute(&claims, &ev, &vectors);
+        let statuses: Vec<SentenceStatus> = sentences.iter().map(|s| s.status).collect();
+        assert_eq!(statuses, [
+            SentenceStatus::Kept,
+            SentenceStatus::Attached,
+            SentenceStatus::Replaced,
+            SentenceStatus::Attached,
+            SentenceStatus::Unsupported,
+            SentenceStatus::NotCovered,
+        ]);
+        assert_eq!(counts.invalid_labels_dropped, 1, "Doc7_p1 names no evidence");
+        assert_eq!(sentences[2].citations[0].label, "Doc1_p4");
+        let c = &sentences[0].citations[0];
+        assert_eq!(c.quote, "Total revenue was $43.5 billion in fiscal 2023.");
+        assert_eq!((c.byte_start, c.byte_end), (100, 100 + c.quote.len()));
+    }
+
+    #[test]
+    fn a_wrong_number_is_not_supported() {
+        let ev = evidence();
+        let none = HashMap::new();
+        let vectors = Vectors { claims: vec![], passages: &none };
+        let (s, _) = attribute(&[claim("Total revenue was $51.2 billion in fiscal 2023.", &[(1, 4)])], &ev, &vectors);
+        assert_eq!(s[0].status, SentenceStatus::Unsupported);
+    }
+
+    #[test]
+    fn rendering_puts_labels_before_the_full_stop_and_flags_unsupported() {
+        let ev = evidence();
+        let none = HashMap::new();
+        let vectors = Vectors { claims: vec![], passages: &none };
+        let (s, _) = attribute(
+            &[claim("Total revenue was $43.5 billion in fiscal 2023.", &[]), claim("Pigs can fly.", &[])],
+            &ev,
+            &vectors,
+        );
+        assert_eq!(render(&s), "Total revenue was $43.5 billion in fiscal 2023 [Doc1_p4]. Pigs can fly. (not supported by the sources)");
+    }
+}

@@ -1,0 +1,59 @@
+//! The answer when generation is unavailable or its output cannot be verified: the evidence
+//! sentences that best match the question, each cited.
+
+use std::collections::HashSet;
+
+use super::attribute::{Citation, Sentence, SentenceStatus};
+use super::evidence::EvidenceSet;
+use super::text::{content_terms, sentences, term_recall};
+
+/// Sentences taken for an extractive answer.
+const SENTENCES: usize = 3;
+
+pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sentence> {
+    let terms = content_terms(question);
+    let mut scored = Vec::new();
+    for (page_rank, page) in evidence.pages.iter().enumerate() {
+        for passage in &page.passages {
+            for range in sentences(&passage.text) {
+                let text = &passage.text[range.clone()];
+                let words = text.split_whitespace().count();
+                if words < 4 {
+                    continue;
+                }
+                let sentence_terms: HashSet<String> = content_terms(text).into_iter().collect();
+                // Matching the question matters most; earlier-ranked pages break ties.
+                let score = term_recall(&terms, &sentence_terms) + 0.3 / (page_rank as f32 + 1.0);
+                scored.push((score, page, passage, range));
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut out: Vec<Sentence> = Vec::new();
+    let mut used_passages = HashSet::new();
+    for (score, page, passage, range) in scored {
+        if out.len() == SENTENCES {
+            break;
+        }
+        if !used_passages.insert(passage.chunk_id) {
+            continue;
+        }
+        let text = passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push(Sentence {
+            text: text.clone(),
+            status: SentenceStatus::Kept,
+            citations: vec![Citation {
+                label: page.label.clone(),
+                doc_path: page.doc_path.clone(),
+                doc_title: page.doc_title.clone(),
+                page: page.page,
+                chunk_id: passage.chunk_id,
+                byte_start: passage.byte_start + range.start,
+                byte_end: passage.byte_start + range.end,
+                quote: passage.text[range].to_string(),
+                support: score.min(1.0),
+            }],
+        });
+    }
+    out
+}

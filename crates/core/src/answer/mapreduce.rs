@@ -1,0 +1,162 @@
+//! Whole-document tasks ("summarise this report", "main risks in X"): top-k chunks cannot
+//! answer them, so the document is read in sections — a cited note per section (map), then one
+//! answer from the notes (reduce). Every sentence is still attributed to its passages.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::ask::{collect_citations, ms, AnswerMode, AskEvent, Asker, Answer, Sink, Timings};
+use super::attribute::{self, AttributionCounts, Sentence};
+use super::evidence::EvidenceSet;
+use super::extractive::extractive_sentences;
+use super::prompt;
+use super::tools::Toolbox;
+use crate::error::{Error, Result};
+use crate::retrieve::Hit;
+
+/// Sections read per task; a long report is sampled by relevance to the task, in reading order.
+const MAX_SECTIONS: usize = 6;
+
+pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
+    let started = Instant::now();
+    let budget = asker.options.evidence_tokens;
+    // The passages most relevant to the task within the documents, put back in reading order.
+    let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids);
+    if let Some(step) = tools.steps.last() {
+        if !sink(AskEvent::Step(step)) {
+            return Err(Error::Interrupted);
+        }
+    }
+    hits.sort_by_key(|h| (h.doc_id, h.page, h.byte_start));
+    let whole = EvidenceSet::from_hits(&hits, &tools.documents, usize::MAX, &|t| asker.count_tokens(t));
+    let sections = split_sections(&whole, budget);
+    let chunk_ids: Vec<i64> = whole.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
+    let vectors: HashMap<i64, Vec<f32>> = asker.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
+    let mut notes: Vec<Sentence> = Vec::new();
+    let mut counts = AttributionCounts::default();
+    let mut timings = Timings::default();
+    let total = sections.len() + usize::from(asker.generator.is_some());
+    for (i, section) in sections.iter().enumerate() {
+        if !sink(AskEvent::Progress { done: i, total, what: "reading sections" }) {
+            return Err(Error::Interrupted);
+        }
+        let t = Instant::now();
+        let section_notes = match asker.generator {
+            Some(generator) => {
+                let messages = prompt::section_note_messages(task, section);
+                let (raw, stats, _) = asker.generate(generator, &messages, section, started, &mut |e| match e {
+                    // Section notes are intermediate; only progress and cancellation pass through.
+                    AskEvent::Token(_) => sink(AskEvent::Progress { done: i, total, what: "reading sections" }),
+                    other => sink(other),
+                })?;
+                timings.prompt_ms += stats.prompt_ms;
+                timings.generation_ms += stats.generation_ms;
+                timings.generated_tokens += stats.generated_tokens;
+                let (sentences, c) = asker.check(&raw, section, &vectors)?;
+                add_counts(&mut counts, &c);
+                let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
+                if supported.is_empty() { extractive_sentences(task, section).into_iter().take(1).collect() } else { supported }
+            }
+            None => extractive_sentences(task, section).into_iter().take(1).collect(),
+        };
+        let pages: Vec<String> = section.pages.iter().map(|p| p.label.clone()).collect();
+        tools.record("map_section", json!({"section": i + 1, "pages": pages}), format!("{} cited notes", section_notes.len()), t);
+        if let Some(step) = tools.steps.last() {
+            if !sink(AskEvent::Step(step)) {
+                return Err(Error::Interrupted);
+            }
+        }
+        notes.extend(section_notes);
+    }
+    let mut sentences = notes.clone();
+    if let Some(generator) = asker.generator {
+        if !notes.is_empty() {
+            let t = Instant::now();
+            let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n))).collect::<Vec<_>>().join("\n");
+            let messages = prompt::combine_notes_messages(task, &notes_text);
+            let (raw, stats, first) = asker.generate(generator, &messages, &whole, started, sink)?;
+            timings.first_token_ms = first;
+            timings.prompt_ms += stats.prompt_ms;
+            timings.generation_ms += stats.generation_ms;
+            timings.generated_tokens += stats.generated_tokens;
+            let (combined, c) = asker.check(&raw, &whole, &vectors)?;
+            add_counts(&mut counts, &c);
+            let supported: Vec<Sentence> = combined.into_iter().filter(|s| !s.citations.is_empty()).collect();
+            tools.record("reduce", json!({"notes": notes.len()}), format!("{} cited sentences", supported.len()), t);
+            // A combined answer that lost its support falls back to the notes themselves.
+            if !supported.is_empty() {
+                sentences = supported;
+            }
+        }
+    }
+    let _ = sink(AskEvent::Progress { done: total, total, what: "reading sections" });
+    Ok(Answer {
+        question: task.to_string(),
+        standalone_query: None,
+        answer: attribute::render(&sentences),
+        citations: collect_citations(&sentences),
+        abstained: sentences.is_empty(),
+        mode: AnswerMode::MapReduce,
+        sentences,
+        steps: tools.steps.clone(),
+        sources: whole.pages.clone(),
+        attribution: counts,
+        signals: None,
+        model: asker.generator.map(|g| g.info().name.clone()),
+        raw_model_output: None,
+        note: Some(format!("Read {} sections of {} document(s) and combined their notes.", sections.len(), doc_ids.len())),
+        timings: Timings { total_ms: ms(started), ..timings },
+        conversation_id: None,
+    })
+}
+
+fn add_counts(total: &mut AttributionCounts, c: &AttributionCounts) {
+    total.sentences += c.sentences;
+    total.kept += c.kept;
+    total.attached += c.attached;
+    total.replaced += c.replaced;
+    total.unsupported += c.unsupported;
+    total.not_covered += c.not_covered;
+    total.invalid_labels_dropped += c.invalid_labels_dropped;
+}
+
+/// Consecutive pages grouped into sections of about `budget` tokens (the page's passages
+/// count by bytes/4 here; labels stay those of the whole set), at most [`MAX_SECTIONS`].
+fn split_sections(whole: &EvidenceSet, budget: usize) -> Vec<EvidenceSet> {
+    let mut sections: Vec<EvidenceSet> = Vec::new();
+    let mut current = EvidenceSet::default();
+    let mut used = 0;
+    for page in &whole.pages {
+        let cost: usize = page.passages.iter().map(|p| p.text.len() / 4 + 24).sum();
+        if used + cost > budget && !current.pages.is_empty() {
+            sections.push(std::mem::take(&mut current));
+            used = 0;
+        }
+        used += cost;
+        current.pages.push(page.clone());
+    }
+    if !current.pages.is_empty() {
+        sections.push(current);
+    }
+    // Too many sections: merge neighbours pairwise until they fit, keeping reading order.
+    while sections.len() > MAX_SECTIONS {
+        let mut merged = Vec::with_capacity(sections.len().div_ceil(2));
+        let mut iter = sections.into_iter();
+        while let Some(mut a) = iter.next() {
+            if let Some(b) = iter.next() {
+                a.pages.extend(b.pages);
+                // Keep a merged section within budget by dropping its lowest-scored pages.
+                while a.pages.len() > 1 && a.pages.iter().map(|p| p.passages.iter().map(|x| x.text.len() / 4 + 24).sum::<usize>()).sum::<usize>() > budget {
+                    if let Some((i, _)) = a.pages.iter().enumerate().min_by(|x, y| x.1.score.total_cmp(&y.1.score)) {
+                        a.pages.remove(i);
+                    }
+                }
+            }
+            merged.push(a);
+        }
+        sections = merged;
+    }
+    sections
+}

@@ -1,0 +1,22 @@
+//! Grounded answers: evidence from retrieval, generation with llama.cpp (or an extractive
+//! fallback), and citations checked against the evidence after generation.
+
+pub mod abstain;
+pub mod ask;
+pub mod attribute;
+pub mod conversation;
+pub mod evidence;
+pub mod extractive;
+pub mod generator;
+pub mod llama;
+mod mapreduce;
+pub mod plan;
+pub mod prompt;
+pub mod rewrite;
+pub mod text;
+pub mod tools;
+
+pub use ask::{Answer, AnswerMode, AskEvent, AskOptions, Asker, Timings};
+pub use conversation::Conversations;
+pub use generator::{Generator, ModelInfo};
+pub use llama::{LlamaGenerator, LlamaSettings};

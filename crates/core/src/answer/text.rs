@@ -1,0 +1,169 @@
+//! Small text tools shared by citation, attribution, abstaining and query rewriting.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down",
+    "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers",
+    "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my",
+    "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own", "same",
+    "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+    "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when",
+    "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "per", "via", "please",
+    "tell", "give", "show", "explain", "describe", "much", "many", "was", "did", "does", "based", "answer", "question",
+    "using", "use", "according", "within", "provided", "information", "state", "whether", "fy",
+];
+
+fn stopwords() -> &'static HashSet<&'static str> {
+    static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| STOPWORDS.iter().copied().collect())
+}
+
+fn word_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    // Numbers keep their inner separators ("1,234.5", "12.3%") so they compare as one term.
+    RE.get_or_init(|| Regex::new(r"\d[\d,]*(?:\.\d+)?|[\p{L}][\p{L}'&-]*").unwrap_or_else(|_| unreachable!()))
+}
+
+pub fn is_stopword(word: &str) -> bool {
+    stopwords().contains(word)
+}
+
+/// Lower-cased content words and normalised numbers ("1,234" → "1234"), stopwords removed.
+pub fn content_terms(text: &str) -> Vec<String> {
+    word_regex()
+        .find_iter(text)
+        .filter_map(|m| {
+            let raw = m.as_str();
+            if raw.as_bytes()[0].is_ascii_digit() {
+                let n = raw.replace(',', "");
+                let n = n.trim_end_matches('.').to_string();
+                return Some(n);
+            }
+            let w = raw.trim_end_matches(['\'', '-']).to_lowercase();
+            let w = w.strip_suffix("'s").unwrap_or(&w).to_string();
+            (w.chars().count() > 1 && !stopwords().contains(w.as_str())).then_some(w)
+        })
+        .collect()
+}
+
+pub fn is_number(term: &str) -> bool {
+    term.as_bytes().first().is_some_and(u8::is_ascii_digit)
+}
+
+/// Four-digit years (1900–2099) mentioned in the text, in order, without repeats.
+pub fn years(text: &str) -> Vec<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| Regex::new(r"\b(?:FY\s?)?((?:19|20)\d\d)\b").unwrap_or_else(|_| unreachable!()));
+    let mut out: Vec<String> = Vec::new();
+    for c in re.captures_iter(text) {
+        let y = c[1].to_string();
+        if !out.contains(&y) {
+            out.push(y);
+        }
+    }
+    out
+}
+
+/// Sentence byte ranges: ends at ., ! or ? followed by space and an upper-case letter, digit
+/// or opening bracket, and at line breaks (lists, table rows). Trimmed; empty ones skipped.
+pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut i = 0usize;
+    let push = |out: &mut Vec<Range<usize>>, s: usize, e: usize| {
+        let slice = &text[s..e];
+        let lead = slice.len() - slice.trim_start().len();
+        let trail = slice.len() - slice.trim_end().len();
+        if s + lead < e - trail {
+            out.push(s + lead..e - trail);
+        }
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        let boundary = if b == b'\n' {
+            Some(i + 1)
+        } else if matches!(b, b'.' | b'!' | b'?') && i + 1 < bytes.len() && bytes[i + 1] == b' ' {
+            let next = text[i + 1..].trim_start().chars().next();
+            let prev_is_initial = i >= 2 && bytes[i - 2] == b' ' && bytes[i - 1].is_ascii_uppercase();
+            (next.is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || c == '(' || c == '[' || c == '"') && !prev_is_initial)
+                .then_some(i + 1)
+        } else {
+            None
+        };
+        if let Some(end) = boundary {
+            push(&mut out, start, end);
+            start = end;
+        }
+        i += 1;
+    }
+    push(&mut out, start, text.len());
+    out
+}
+
+/// Share of the claim's terms found in the passage's terms (numbers must match exactly).
+pub fn term_recall(claim_terms: &[String], passage_terms: &HashSet<String>) -> f32 {
+    if claim_terms.is_empty() {
+        return 0.0;
+    }
+    let found = claim_terms.iter().filter(|t| passage_terms.contains(*t) || stem_match(t, passage_terms)).count();
+    found as f32 / claim_terms.len() as f32
+}
+
+/// "revenues" finds "revenue", "increased" finds "increase": a crude suffix fold is enough
+/// for support scoring and avoids a stemmer dependency.
+fn stem_match(term: &str, set: &HashSet<String>) -> bool {
+    if is_number(term) || term.len() < 5 {
+        return false;
+    }
+    let root = stem(term);
+    set.iter().any(|t| t.len() >= 4 && stem(t) == root)
+}
+
+fn stem(t: &str) -> &str {
+    for suffix in ["ings", "ing", "ies", "ed", "es", "s"] {
+        if let Some(s) = t.strip_suffix(suffix) {
+            if s.len() >= 4 {
+                return s;
+            }
+        }
+    }
+    t
+}
+
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na: f32 = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let nb: f32 = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na * nb) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_fold_case_numbers_and_stopwords() {
+        assert_eq!(content_terms("What was Boeing's revenue of $1,234.5 million in FY2022?"), vec![
+            "boeing", "revenue", "1234.5", "million", "2022"
+        ]);
+    }
+
+    #[test]
+    fn sentences_split_on_terminal_punctuation_and_lines() {
+        let t = "Revenue rose 5.2% in 2023. It was driven by U. S. sales! Margins fell.\n- a list item";
+        let parts: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(parts, ["Revenue rose 5.2% in 2023.", "It was driven by U. S. sales!", "Margins fell.", "- a list item"]);
+    }
+
+    #[test]
+    fn years_are_found_with_fiscal_prefix() {
+        assert_eq!(years("FY2022 vs 2021 and FY 2022"), vec!["2022", "2021"]);
+    }
+}

@@ -1,0 +1,149 @@
+//! The tools a retrieval plan calls: `search_docs`, `search_keyword` and `read_page`. Each
+//! call is recorded as a step; a failing call becomes an observation, never an abort.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::index::DocumentInfo;
+use crate::retrieve::{Hit, SearchMode, SearchParams};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    pub index: usize,
+    pub tool: String,
+    pub input: serde_json::Value,
+    pub observation: String,
+    pub ms: f64,
+}
+
+pub struct Toolbox<'a> {
+    pub engine: &'a Engine,
+    pub documents: HashMap<i64, DocumentInfo>,
+    /// Documents the user limited the question to; `None` means the whole library.
+    pub scope: Option<Vec<i64>>,
+    pub steps: Vec<Step>,
+}
+
+impl<'a> Toolbox<'a> {
+    pub fn new(engine: &'a Engine, scope_paths: &[PathBuf]) -> Result<Toolbox<'a>> {
+        let documents: HashMap<i64, DocumentInfo> =
+            engine.with_store(|s| s.all_documents())?.into_iter().map(|d| (d.doc_id, d)).collect();
+        let scope = if scope_paths.is_empty() {
+            None
+        } else {
+            let mut ids = Vec::new();
+            for p in scope_paths {
+                let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
+                ids.extend(engine.with_store(|s| s.documents_in_scope(&canonical))?);
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            Some(ids)
+        };
+        Ok(Toolbox { engine, documents, scope, steps: Vec::new() })
+    }
+
+    pub fn record(&mut self, tool: &str, input: serde_json::Value, observation: String, started: Instant) -> &Step {
+        let index = self.steps.len() + 1;
+        self.steps.push(Step { index, tool: tool.into(), input, observation, ms: started.elapsed().as_secs_f64() * 1000.0 });
+        &self.steps[index - 1]
+    }
+
+    /// The documents a search may look at: the filter within the user's scope.
+    fn allowed(&self, doc_filter: &[i64]) -> Option<Vec<i64>> {
+        match (&self.scope, doc_filter.is_empty()) {
+            (None, true) => None,
+            (None, false) => Some(doc_filter.to_vec()),
+            (Some(s), true) => Some(s.clone()),
+            (Some(s), false) => Some(doc_filter.iter().filter(|d| s.contains(d)).copied().collect()),
+        }
+    }
+
+    fn search(&mut self, tool: &str, query: &str, k: usize, doc_filter: &[i64], mode: SearchMode) -> Vec<Hit> {
+        let started = Instant::now();
+        let allowed = self.allowed(doc_filter);
+        let input = json!({"query": query, "k": k, "doc_filter": doc_filter});
+        if allowed.as_ref().is_some_and(|a| a.is_empty()) {
+            self.record(tool, input, "error: no indexed document matches the filter and scope".into(), started);
+            return Vec::new();
+        }
+        let scope: Vec<PathBuf> = allowed
+            .iter()
+            .flatten()
+            .filter_map(|d| self.documents.get(d).map(|info| info.path.clone()))
+            .collect();
+        let params = SearchParams { k, mode, scope, ..SearchParams::default() };
+        match self.engine.search(query, &params) {
+            Ok(results) => {
+                let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.page)).collect();
+                let observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
+                self.record(tool, input, observation, started);
+                results.hits
+            }
+            Err(e) => {
+                self.record(tool, input, format!("error: {e}"), started);
+                Vec::new()
+            }
+        }
+    }
+
+    pub fn search_docs(&mut self, query: &str, k: usize, doc_filter: &[i64]) -> Vec<Hit> {
+        self.search("search_docs", query, k, doc_filter, SearchMode::Hybrid)
+    }
+
+    pub fn search_keyword(&mut self, term: &str, k: usize, doc_filter: &[i64]) -> Vec<Hit> {
+        self.search("search_keyword", term, k, doc_filter, SearchMode::Lexical)
+    }
+
+    /// The passages of one page, as hits in reading order.
+    pub fn read_page(&mut self, doc_id: i64, page: u32) -> Vec<Hit> {
+        let started = Instant::now();
+        let input = json!({"doc": doc_id, "page": page});
+        let Some(info) = self.documents.get(&doc_id).cloned() else {
+            self.record("read_page", input, format!("error: no document {doc_id}"), started);
+            return Vec::new();
+        };
+        if page == 0 || page > info.page_count {
+            self.record("read_page", input, format!("error: {} has pages 1–{}", info.title, info.page_count), started);
+            return Vec::new();
+        }
+        let result = self.engine.with_store(|s| {
+            let ids = s.chunk_ids_on_page(doc_id, page)?;
+            let records = s.chunks_by_ids(&ids)?;
+            Ok(ids.iter().filter_map(|id| records.get(id).cloned()).collect::<Vec<_>>())
+        });
+        match result {
+            Ok(records) => {
+                let hits: Vec<Hit> = records
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, r)| Hit {
+                        rank: i + 1,
+                        chunk_id: r.id,
+                        doc_id: r.doc_id,
+                        doc_path: r.doc_path,
+                        doc_title: r.doc_title,
+                        page: r.page,
+                        score: 0.0,
+                        heading_path: r.heading_path,
+                        byte_start: r.byte_start,
+                        byte_end: r.byte_end,
+                        text: r.text,
+                    })
+                    .collect();
+                self.record("read_page", input, format!("{} passages on {} p.{page}", hits.len(), info.title), started);
+                hits
+            }
+            Err(e) => {
+                self.record("read_page", input, format!("error: {e}"), started);
+                Vec::new()
+            }
+        }
+    }
+}
