@@ -287,7 +287,15 @@ impl Asker<'_> {
                         return Err(Error::Interrupted); // dropping `stream` stops the model
                     }
                 }
-                Ok(Some(GenerationEvent::Done(stats))) => return Ok((raw, stats, first_token_ms)),
+                Ok(Some(GenerationEvent::Done(stats))) => {
+                    // A completion-style model runs on into the next "Question"; cut it there.
+                    for marker in ["\nQuestion", "\nEvidence", "\n\n\n"] {
+                        if let Some(at) = raw.find(marker).filter(|_| !generator.info().has_chat_template) {
+                            raw.truncate(at);
+                        }
+                    }
+                    return Ok((raw, stats, first_token_ms));
+                }
                 Ok(Some(GenerationEvent::Failed(message))) => {
                     return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message })
                 }

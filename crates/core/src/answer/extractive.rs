@@ -31,8 +31,10 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut out: Vec<Sentence> = Vec::new();
     let mut used_passages = HashSet::new();
+    let best = scored.first().map(|s| s.0).unwrap_or(0.0);
     for (score, page, passage, range) in scored {
-        if out.len() == SENTENCES {
+        // Further sentences only when they match the question nearly as well as the best.
+        if out.len() == SENTENCES || (!out.is_empty() && score < best * 0.6) {
             break;
         }
         if !used_passages.insert(passage.chunk_id) {

@@ -57,9 +57,9 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
                 let (sentences, c) = asker.check(&raw, section, &vectors)?;
                 add_counts(&mut counts, &c);
                 let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
-                if supported.is_empty() { extractive_sentences(task, section).into_iter().take(1).collect() } else { supported }
+                if supported.is_empty() { page_notes(task, section) } else { supported }
             }
-            None => extractive_sentences(task, section).into_iter().take(1).collect(),
+            None => page_notes(task, section),
         };
         let pages: Vec<String> = section.pages.iter().map(|p| p.label.clone()).collect();
         tools.record("map_section", json!({"section": i + 1, "pages": pages}), format!("{} cited notes", section_notes.len()), t);
@@ -110,6 +110,16 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
         timings: Timings { total_ms: ms(started), ..timings },
         conversation_id: None,
     })
+}
+
+/// Without a model (or when its note could not be checked): each page's sentence that best
+/// matches the task, so every part of the section is represented and cited.
+fn page_notes(task: &str, section: &EvidenceSet) -> Vec<Sentence> {
+    section
+        .pages
+        .iter()
+        .filter_map(|page| extractive_sentences(task, &EvidenceSet { pages: vec![page.clone()] }).into_iter().next())
+        .collect()
 }
 
 fn add_counts(total: &mut AttributionCounts, c: &AttributionCounts) {

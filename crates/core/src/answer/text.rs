@@ -88,7 +88,16 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
     while i < bytes.len() {
         let b = bytes[i];
         let boundary = if b == b'\n' {
-            Some(i + 1)
+            // PDF text wraps lines inside sentences; a line break ends a sentence only after
+            // terminal punctuation, at a blank line, or before a list item.
+            let before = text[..i].trim_end();
+            let after = text[i + 1..].trim_start_matches([' ', '\t']);
+            let ends_sentence = before.ends_with(['.', '!', '?', ':', ';']) || before.is_empty();
+            let blank = after.starts_with('\n');
+            let list_item = after.starts_with(['-', '•', '*', '#', '|']);
+            let last_line = before.rsplit('\n').next().unwrap_or(before);
+            let heading = last_line.len() <= 60 && after.starts_with(|c: char| c.is_uppercase()) && !last_line.ends_with(',');
+            (ends_sentence || blank || list_item || heading).then_some(i + 1)
         } else if matches!(b, b'.' | b'!' | b'?') && i + 1 < bytes.len() && bytes[i + 1] == b' ' {
             let next = text[i + 1..].trim_start().chars().next();
             let prev_is_initial = i >= 2 && bytes[i - 2] == b' ' && bytes[i - 1].is_ascii_uppercase();
