@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample folder: set up, index assets/sample/, then search it.
+# The main job on the bundled sample folder: set up, index assets/sample/, search it, then ask
+# a question and get a checked answer with [Doc_p] citations from the default model.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,3 +14,7 @@ query="${1:-Which town hosts the battery storage pilot?}"
 echo
 echo "search: $query"
 "$bin" search "$query" --k 3 --data-dir "$data"
+question="${2:-What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?}"
+echo
+echo "ask: $question"
+"$bin" ask "$question" --data-dir "$data"

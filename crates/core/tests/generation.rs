@@ -17,7 +17,7 @@ fn generator() -> LlamaGenerator {
 }
 
 fn request(prompt: String, max_tokens: usize, grammar: Option<String>) -> GenerationRequest {
-    GenerationRequest { prompt, max_tokens, grammar, stop: Vec::new() }
+    GenerationRequest { prompt, max_tokens, grammar, stop: Vec::new(), ignore_eos: false }
 }
 
 fn collect(g: &LlamaGenerator, r: GenerationRequest) -> (String, pagewise_core::answer::generator::GenerationStats) {

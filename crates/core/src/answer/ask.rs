@@ -268,7 +268,7 @@ impl Asker<'_> {
         } else {
             vec!["\nQuestion:".to_string(), "\nEvidence:".to_string(), "\n\n\n".to_string()]
         };
-        let stream = generator.stream(GenerationRequest { prompt: prompt_text, max_tokens: self.options.max_answer_tokens, grammar, stop })?;
+        let stream = generator.stream(GenerationRequest { prompt: prompt_text, max_tokens: self.options.max_answer_tokens, grammar, stop, ignore_eos: false })?;
         let mut raw = String::new();
         let mut first_token_ms = None;
         loop {

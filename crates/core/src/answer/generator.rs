@@ -39,6 +39,8 @@ pub struct GenerationRequest {
     pub grammar: Option<String>,
     /// Generation ends when the output ends with one of these (they are not returned).
     pub stop: Vec<String>,
+    /// Keep generating past end-of-generation tokens (benchmarks compare fixed lengths).
+    pub ignore_eos: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]

@@ -260,7 +260,7 @@ fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<Llam
             break;
         }
         let token = sampler.sample(ctx, logits_index);
-        if vocab.is_eog(token) {
+        if vocab.is_eog(token) && !request.ignore_eos {
             break;
         }
         stats.generated_tokens += 1;
