@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use pagewise_core::answer::session::ask_in_conversation;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Conversations, Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::{models, Engine};
 
@@ -96,10 +97,6 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
         }
     };
     let conversations = Conversations::open(&ctx.data_dir)?;
-    let previous = match args.conversation {
-        Some(id) => conversations.turns(id)?.last().map(|t| t.standalone_query.clone()),
-        None => None,
-    };
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let cancel = Arc::clone(&cancel);
@@ -129,7 +126,7 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
         }
         !cancel.load(Ordering::SeqCst)
     };
-    let answer = match asker.ask(&args.question, previous.as_deref(), &mut sink) {
+    let answer = match ask_in_conversation(&asker, &conversations, args.conversation, &args.question, &mut sink) {
         Ok(a) => a,
         Err(pagewise_core::Error::Interrupted) => {
             eprintln!("\ncancelled");
@@ -137,15 +134,7 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
         }
         Err(e) => return Err(e.into()),
     };
-    let mut answer = answer;
-    let conversation_id = match args.conversation {
-        Some(id) => id,
-        None => conversations.create(&args.question)?,
-    };
-    answer.conversation_id = Some(conversation_id);
-    let standalone = answer.standalone_query.clone().unwrap_or_else(|| args.question.clone());
     let json = serde_json::to_value(&answer).context("cannot serialise the answer")?;
-    conversations.add_turn(conversation_id, &args.question, &standalone, &json)?;
     if args.json {
         println!("{json}");
     } else {

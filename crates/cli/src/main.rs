@@ -80,20 +80,8 @@ impl Context_ {
     }
 }
 
-/// candle allocates fresh buffers for every tensor op; with glibc's default thresholds each
-/// large one is a new mmap, zeroed page by page (a sixth of embedding time went to page faults
-/// in a profile). Keeping them on the heap lets freed buffers be reused.
-fn tune_allocator() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes allocator thresholds; called before any other thread exists.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 512 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
-    }
-}
-
 fn main() {
-    tune_allocator();
+    pagewise_core::tune_allocator();
     let cli = Cli::parse();
     let ctx = Context_ {
         data_dir: cli.data_dir.unwrap_or_else(pagewise_core::default_data_dir),

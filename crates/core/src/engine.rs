@@ -94,7 +94,9 @@ struct ReadStores {
 
 enum Access {
     Writer(Mutex<Stores>),
-    Reader(ReadStores),
+    /// Behind a lock so an engine can be shared between threads (SQLite connections are not
+    /// `Sync`); readers of one process take turns, and never wait for the writer.
+    Reader(Mutex<ReadStores>),
 }
 
 pub struct Engine {
@@ -116,6 +118,13 @@ impl Engine {
     /// Opens an existing index for searching only. A vector file that does not match the
     /// metadata store is rebuilt in memory, never trusted.
     pub fn open_reader(config: EngineConfig) -> Result<Engine> {
+        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
+        Engine::open_reader_sharing(config, embedder)
+    }
+
+    /// Opens a reader that shares an already loaded embedder (a long-running process reopens
+    /// its reader after every commit; loading the model each time would cost seconds).
+    pub fn open_reader_sharing(config: EngineConfig, embedder: Arc<BertEmbedder>) -> Result<Engine> {
         let db = config.data_dir.join(crate::index::SQLITE_FILE);
         if !db.exists() {
             return Err(Error::Io {
@@ -123,7 +132,6 @@ impl Engine {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no index here yet; run `pagewise index PATH` first"),
             });
         }
-        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
         let store = Store::open_reader(&db)?;
         let mut notices = Vec::new();
         if let Some(model) = store.meta("embed_model")? {
@@ -149,7 +157,7 @@ impl Engine {
                 v
             }
         };
-        Ok(Engine { config, embedder, access: Access::Reader(ReadStores { store, lexical, vectors }), notices })
+        Ok(Engine { config, embedder, access: Access::Reader(Mutex::new(ReadStores { store, lexical, vectors })), notices })
     }
 
     /// What opening found and repaired (schema or model changes, rebuilt indexes).
@@ -163,6 +171,20 @@ impl Engine {
 
     pub fn embedder(&self) -> &BertEmbedder {
         &self.embedder
+    }
+
+    pub fn shared_embedder(&self) -> Arc<BertEmbedder> {
+        Arc::clone(&self.embedder)
+    }
+
+    /// Removes a folder (or file) from the library: its documents leave all three stores.
+    pub fn remove_root(&self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {
+        self.writer()?.remove_root(root, progress)
+    }
+
+    /// The folders and files the library was asked to index, in path order.
+    pub fn roots(&self) -> Result<Vec<PathBuf>> {
+        self.with_store(|s| s.roots())
     }
 
     fn writer(&self) -> Result<MutexGuard<'_, Stores>> {
@@ -197,73 +219,61 @@ impl Engine {
         Ok(report)
     }
 
-    pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
+    /// Runs `f` with the three stores, whichever way the engine was opened.
+    fn with_stores<T>(&self, f: impl FnOnce(&Store, &LexicalIndex, &VectorIndex) -> Result<T>) -> Result<T> {
+        let poisoned = || Error::Worker("an earlier call panicked while holding the index".into());
         match &self.access {
             Access::Writer(m) => {
-                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
-                Retriever { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, embedder: self.embedder.as_ref() }
-                    .search(query, params)
+                let stores = m.lock().map_err(|_| poisoned())?;
+                f(&stores.store, &stores.lexical, &stores.vectors)
             }
-            Access::Reader(r) => {
-                Retriever { store: &r.store, lexical: &r.lexical, vectors: &r.vectors, embedder: self.embedder.as_ref() }
-                    .search(query, params)
+            Access::Reader(m) => {
+                let stores = m.lock().map_err(|_| poisoned())?;
+                f(&stores.store, &stores.lexical, &stores.vectors)
             }
         }
+    }
+
+    pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
+        self.with_stores(|store, lexical, vectors| {
+            Retriever { store, lexical, vectors, embedder: self.embedder.as_ref() }.search(query, params)
+        })
     }
 
     /// Runs `f` against the metadata store (pages, documents, stored vectors).
     pub fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
-        match &self.access {
-            Access::Writer(m) => {
-                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
-                f(&stores.store)
-            }
-            Access::Reader(r) => f(&r.store),
-        }
+        self.with_stores(|store, _, _| f(store))
     }
 
     /// How many chunks of the library use each word (see [`LexicalIndex::document_frequencies`]).
     pub fn document_frequencies(&self, words: &[String]) -> Result<Vec<u64>> {
-        match &self.access {
-            Access::Writer(m) => {
-                let stores = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
-                stores.lexical.document_frequencies(words)
-            }
-            Access::Reader(r) => r.lexical.document_frequencies(words),
-        }
+        self.with_stores(|_, lexical, _| lexical.document_frequencies(words))
     }
 
     /// Checks that the three stores agree: every chunk in SQLite is in the keyword index, every
     /// stored vector is in the vector index, and nothing else is; SQLite's integrity check passes.
     pub fn verify(&self) -> Result<Consistency> {
-        let (store, lexical, vectors): (&Store, &LexicalIndex, &VectorIndex);
-        let guard;
-        match &self.access {
-            Access::Writer(m) => {
-                guard = m.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))?;
-                (store, lexical, vectors) = (&guard.store, &guard.lexical, &guard.vectors);
-            }
-            Access::Reader(r) => (store, lexical, vectors) = (&r.store, &r.lexical, &r.vectors),
-        }
-        let sqlite_ids: std::collections::HashSet<i64> = store.all_chunk_ids()?.into_iter().collect();
-        let lexical_ids: Vec<i64> = lexical.all_chunk_ids()?;
-        let lexical_set: std::collections::HashSet<i64> = lexical_ids.iter().copied().collect();
-        let (_, embedded) = store.chunk_counts()?;
-        let mut vectors_missing = 0u64;
-        store.for_each_vector(|id, _| {
-            if !vectors.contains(id) {
-                vectors_missing += 1;
-            }
-            Ok(())
-        })?;
-        Ok(Consistency {
-            sqlite_integrity_ok: store.integrity_ok()?,
-            chunks: sqlite_ids.len() as u64,
-            lexical_missing: sqlite_ids.difference(&lexical_set).count() as u64,
-            lexical_extra: lexical_set.difference(&sqlite_ids).count() as u64,
-            lexical_duplicates: (lexical_ids.len() - lexical_set.len()) as u64,
-            vectors_missing,
-            vectors_extra: (vectors.len() as u64).saturating_sub(embedded - vectors_missing),
+        self.with_stores(|store, lexical, vectors| {
+            let sqlite_ids: std::collections::HashSet<i64> = store.all_chunk_ids()?.into_iter().collect();
+            let lexical_ids: Vec<i64> = lexical.all_chunk_ids()?;
+            let lexical_set: std::collections::HashSet<i64> = lexical_ids.iter().copied().collect();
+            let (_, embedded) = store.chunk_counts()?;
+            let mut vectors_missing = 0u64;
+            store.for_each_vector(|id, _| {
+                if !vectors.contains(id) {
+                    vectors_missing += 1;
+                }
+                Ok(())
+            })?;
+            Ok(Consistency {
+                sqlite_integrity_ok: store.integrity_ok()?,
+                chunks: sqlite_ids.len() as u64,
+                lexical_missing: sqlite_ids.difference(&lexical_set).count() as u64,
+                lexical_extra: lexical_set.difference(&sqlite_ids).count() as u64,
+                lexical_duplicates: (lexical_ids.len() - lexical_set.len()) as u64,
+                vectors_missing,
+                vectors_extra: (vectors.len() as u64).saturating_sub(embedded - vectors_missing),
+            })
         })
     }
 

@@ -42,6 +42,10 @@ pub enum Error {
     },
     #[error("conversation {0} does not exist")]
     NoSuchConversation(i64),
+    #[error("watching {path}: {message}")]
+    Watch { path: PathBuf, message: String },
+    #[error("the library's indexing thread has stopped")]
+    LibraryStopped,
     #[error("interrupted")]
     Interrupted,
 }

@@ -24,11 +24,26 @@ mod error;
 pub mod eval;
 pub mod index;
 pub mod ingest;
+pub mod library;
 pub mod models;
 pub mod parse;
 pub mod progress;
 pub mod retrieve;
+pub mod viewer;
 
 pub use engine::{default_data_dir, Consistency, Engine, EngineConfig, PdfParsing};
 pub use error::{Error, Result};
 pub use retrieve::{Fusion, Hit, SearchMode, SearchParams, SearchResults};
+
+/// candle allocates fresh buffers for every tensor op; with glibc's default thresholds each
+/// large one is a new mmap, zeroed page by page (a sixth of embedding time went to page faults
+/// in a profile). Keeping them on the heap lets freed buffers be reused. Call it first thing
+/// in `main`, before other threads exist.
+pub fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator thresholds; called before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 512 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
+}

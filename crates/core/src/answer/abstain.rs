@@ -13,6 +13,7 @@ use super::evidence::EvidenceSet;
 use super::text::{content_terms, cosine, term_recall};
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RetrievalSignals {
     pub coverage: f32,
     pub top_cosine: f32,

@@ -63,6 +63,7 @@ pub enum AskEvent<'a> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AnswerMode {
     Generated,
     Extractive,
@@ -71,6 +72,7 @@ pub enum AnswerMode {
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Timings {
     pub retrieve_ms: f64,
     pub prompt_ms: f64,
@@ -83,6 +85,7 @@ pub struct Timings {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     pub question: String,
     /// The query retrieval used when the question was a follow-up.
@@ -101,6 +104,8 @@ pub struct Answer {
     pub note: Option<String>,
     pub timings: Timings,
     pub conversation_id: Option<i64>,
+    /// This answer's place in its conversation (0 for the first question).
+    pub turn: Option<usize>,
 }
 
 pub struct Asker<'a> {
@@ -165,6 +170,7 @@ impl Asker<'_> {
             note: None,
             timings: Timings { retrieve_ms, ..Timings::default() },
             conversation_id: None,
+            turn: None,
         };
         if evidence.is_empty() || (!self.options.never_abstain && abstain::should_abstain(&signals, &self.options.thresholds)) {
             abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question");
@@ -174,7 +180,7 @@ impl Asker<'_> {
                     let messages = prompt::answer_messages(&query, &evidence);
                     let generated = self.generate(generator, &messages, &evidence, started, sink);
                     match generated {
-                        Ok((raw, stats, first_token_ms)) => {
+                        Ok((raw, stats, first_token_ms, stopped)) => {
                             answer.timings.prompt_ms = stats.prompt_ms;
                             answer.timings.generation_ms = stats.generation_ms;
                             answer.timings.prompt_tokens = stats.prompt_tokens;
@@ -183,6 +189,9 @@ impl Asker<'_> {
                             answer.timings.first_token_ms = first_token_ms;
                             self.finish_generated(&mut answer, &query, &raw, &evidence, &passage_vectors)?;
                             answer.raw_model_output = Some(raw);
+                            if stopped {
+                                answer.note = Some("Stopped before the model finished: the answer is incomplete.".into());
+                            }
                         }
                         Err(Error::Interrupted) => return Err(Error::Interrupted),
                         Err(e) => {
@@ -252,7 +261,8 @@ impl Asker<'_> {
     }
 
     /// Streams one generation, forwarding tokens to the sink. Returns the raw text, the
-    /// model's figures and the time from `started` to the first token.
+    /// model's figures, the time from `started` to the first token, and whether the sink
+    /// stopped it early.
     pub(crate) fn generate(
         &self,
         generator: &dyn Generator,
@@ -260,7 +270,7 @@ impl Asker<'_> {
         evidence: &EvidenceSet,
         started: Instant,
         sink: &mut Sink<'_>,
-    ) -> Result<(String, GenerationStats, Option<f64>)> {
+    ) -> Result<(String, GenerationStats, Option<f64>, bool)> {
         let prompt_text = generator.render(messages)?;
         let grammar = self.options.constrained.then(|| label_grammar(evidence));
         let stop = if generator.info().has_chat_template {
@@ -271,6 +281,7 @@ impl Asker<'_> {
         let stream = generator.stream(GenerationRequest { prompt: prompt_text, max_tokens: self.options.max_answer_tokens, grammar, stop, ignore_eos: false })?;
         let mut raw = String::new();
         let mut first_token_ms = None;
+        let mut generated = 0usize;
         loop {
             match stream.next_event_timeout(Duration::from_millis(200)) {
                 Err(()) => {
@@ -283,8 +294,12 @@ impl Asker<'_> {
                         first_token_ms = Some(ms(started));
                     }
                     raw.push_str(&t);
+                    generated += 1;
                     if !sink(AskEvent::Token(&t)) {
-                        return Err(Error::Interrupted); // dropping `stream` stops the model
+                        // Stopped by the user: what was written so far is still checked and
+                        // shown. Dropping `stream` stops the model.
+                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
+                        return Ok((raw, stats, first_token_ms, true));
                     }
                 }
                 Ok(Some(GenerationEvent::Done(stats))) => {
@@ -294,7 +309,7 @@ impl Asker<'_> {
                             raw.truncate(at);
                         }
                     }
-                    return Ok((raw, stats, first_token_ms));
+                    return Ok((raw, stats, first_token_ms, false));
                 }
                 Ok(Some(GenerationEvent::Failed(message))) => {
                     return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message })
@@ -374,6 +389,7 @@ fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str) 
             let end = p.text.char_indices().nth(240).map(|(i, _)| i).unwrap_or(p.text.len());
             Citation {
                 label: page.label.clone(),
+                doc_id: page.doc_id,
                 doc_path: page.doc_path.clone(),
                 doc_title: page.doc_title.clone(),
                 page: page.page,

@@ -19,8 +19,10 @@ use crate::cite::{best_quote, Claim, LabelRef};
 pub const SUPPORT_MIN: f32 = 0.45;
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Citation {
     pub label: String,
+    pub doc_id: i64,
     pub doc_path: PathBuf,
     pub doc_title: String,
     pub page: u32,
@@ -34,6 +36,7 @@ pub struct Citation {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SentenceStatus {
     /// The model's own citation is supported.
     Kept,
@@ -48,6 +51,7 @@ pub enum SentenceStatus {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Sentence {
     pub text: String,
     pub status: SentenceStatus,
@@ -55,6 +59,7 @@ pub struct Sentence {
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AttributionCounts {
     pub sentences: usize,
     pub kept: usize,
@@ -104,6 +109,7 @@ fn citation(page: &EvidencePage, passage: &EvidencePassage, claim: &str, support
     };
     Citation {
         label: page.label.clone(),
+        doc_id: page.doc_id,
         doc_path: page.doc_path.clone(),
         doc_title: page.doc_title.clone(),
         page: page.page,

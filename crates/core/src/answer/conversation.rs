@@ -29,6 +29,7 @@ CREATE INDEX IF NOT EXISTS turns_conversation ON turns(conversation_id);
 "#;
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConversationSummary {
     pub id: i64,
     pub title: String,
@@ -38,9 +39,11 @@ pub struct ConversationSummary {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Turn {
     pub question: String,
     pub standalone_query: String,
+    #[cfg_attr(feature = "ts", ts(as = "crate::answer::Answer"))]
     pub answer: serde_json::Value,
     pub created_at: i64,
 }

@@ -10,6 +10,7 @@ use crate::index::DocumentInfo;
 use crate::retrieve::Hit;
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvidencePassage {
     pub chunk_id: i64,
     pub byte_start: usize,
@@ -20,6 +21,7 @@ pub struct EvidencePassage {
 }
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvidencePage {
     pub label: String,
     pub doc_handle: u32,

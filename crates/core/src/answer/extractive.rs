@@ -46,6 +46,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
             status: SentenceStatus::Kept,
             citations: vec![Citation {
                 label: page.label.clone(),
+                doc_id: page.doc_id,
                 doc_path: page.doc_path.clone(),
                 doc_title: page.doc_title.clone(),
                 page: page.page,

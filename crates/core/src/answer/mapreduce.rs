@@ -46,11 +46,14 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
         let section_notes = match asker.generator {
             Some(generator) => {
                 let messages = prompt::section_note_messages(task, section);
-                let (raw, stats, _) = asker.generate(generator, &messages, section, started, &mut |e| match e {
+                let (raw, stats, _, stopped) = asker.generate(generator, &messages, section, started, &mut |e| match e {
                     // Section notes are intermediate; only progress and cancellation pass through.
                     AskEvent::Token(_) => sink(AskEvent::Progress { done: i, total, what: "reading sections" }),
                     other => sink(other),
                 })?;
+                if stopped {
+                    return Err(Error::Interrupted);
+                }
                 timings.prompt_ms += stats.prompt_ms;
                 timings.generation_ms += stats.generation_ms;
                 timings.generated_tokens += stats.generated_tokens;
@@ -76,7 +79,8 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
             let t = Instant::now();
             let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n))).collect::<Vec<_>>().join("\n");
             let messages = prompt::combine_notes_messages(task, &notes_text);
-            let (raw, stats, first) = asker.generate(generator, &messages, &whole, started, sink)?;
+            // Stopped while combining: the partial text is still checked like a finished one.
+            let (raw, stats, first, _stopped) = asker.generate(generator, &messages, &whole, started, sink)?;
             timings.first_token_ms = first;
             timings.prompt_ms += stats.prompt_ms;
             timings.generation_ms += stats.generation_ms;
@@ -109,6 +113,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
         note: Some(format!("Read {} sections of {} document(s) and combined their notes.", sections.len(), doc_ids.len())),
         timings: Timings { total_ms: ms(started), ..timings },
         conversation_id: None,
+        turn: None,
     })
 }
 

@@ -6,13 +6,17 @@ pub mod ask;
 pub mod attribute;
 pub mod conversation;
 pub mod evidence;
+pub mod export;
 pub mod extractive;
+pub mod feedback;
 pub mod generator;
 pub mod llama;
 mod mapreduce;
 pub mod plan;
 pub mod prompt;
 pub mod rewrite;
+pub mod session;
+pub mod suggest;
 pub mod text;
 pub mod tools;
 

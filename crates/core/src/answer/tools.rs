@@ -14,6 +14,7 @@ use crate::index::DocumentInfo;
 use crate::retrieve::{Hit, SearchMode, SearchParams};
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Step {
     pub index: usize,
     pub tool: String,

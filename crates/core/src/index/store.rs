@@ -123,6 +123,7 @@ pub struct PendingChunk {
 
 /// A document as answers and their sources show it.
 #[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DocumentInfo {
     pub doc_id: i64,
     pub path: PathBuf,
@@ -251,6 +252,10 @@ impl Store {
             .execute("INSERT OR IGNORE INTO roots(path, added_at) VALUES (?1, ?2)", params![path_text(root), now_secs()])
             .map(|_| ())
             .map_err(|e| self.e(e))
+    }
+
+    pub fn remove_root(&self, root: &Path) -> Result<()> {
+        self.conn.execute("DELETE FROM roots WHERE path=?1", [path_text(root)]).map(|_| ()).map_err(|e| self.e(e))
     }
 
     pub fn roots(&self) -> Result<Vec<PathBuf>> {

@@ -183,6 +183,23 @@ impl Stores {
         Ok(report)
     }
 
+    /// Takes every document under `root` out of all three stores (in commit order), forgets
+    /// its failures and stops tracking the root. Returns the removed paths.
+    pub fn remove_root(&mut self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {
+        let mut batch = Batch::default();
+        let mut removed = Vec::new();
+        for f in self.store.files()?.into_iter().filter(|f| f.path.starts_with(root)) {
+            batch.removed.push(f.doc_id);
+            removed.push(f.path);
+        }
+        self.commit_batch(batch, progress)?;
+        for path in self.store.failures()?.into_keys().filter(|p| p.starts_with(root)) {
+            self.store.forget_failure(&path)?;
+        }
+        self.store.remove_root(root)?;
+        Ok(removed)
+    }
+
     fn fail(&mut self, entry: &FileEntry, reason: String, report: &mut IndexReport) -> Result<FileOutcome> {
         self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason)?;
         report.failed.push((entry.path.clone(), reason.clone()));

@@ -22,6 +22,15 @@ fn pdfium(lib: &Path) -> Result<&'static Mutex<Pdfium>> {
     bound.as_ref().map_err(|message| Error::Pdfium { path: lib.to_path_buf(), message: message.clone() })
 }
 
+/// Runs `f` with the process's PDFium handle held (PDFium allows one caller at a time).
+pub fn with_pdfium<T>(lib: &Path, f: impl FnOnce(&Pdfium) -> Result<T>) -> Result<T> {
+    let guard = pdfium(lib)?.lock().map_err(|_| Error::Pdfium {
+        path: PathBuf::from(lib),
+        message: "an earlier PDFium call panicked while holding it".into(),
+    })?;
+    f(&guard)
+}
+
 /// Limits that keep one file from exhausting the machine.
 #[derive(Debug, Clone, Copy)]
 pub struct PdfLimits {

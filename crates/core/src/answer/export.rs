@@ -1,0 +1,194 @@
+//! An answer as the user takes it away: Markdown with numbered sources, and its provenance
+//! as CSV (one row per cited claim). Works on stored answers (the JSON of a conversation
+//! turn), so an answer from last week exports the same as one from now.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CitationRecord {
+    pub doc_path: PathBuf,
+    pub doc_title: String,
+    pub page: u32,
+    pub chunk_id: i64,
+    pub byte_start: usize,
+    pub byte_end: usize,
+    pub quote: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct SentenceRecord {
+    pub text: String,
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub citations: Vec<CitationRecord>,
+}
+
+/// The parts of a stored [`super::Answer`] that exporting needs.
+#[derive(Debug, Clone, Deserialize)]
+pub struct AnswerRecord {
+    pub question: String,
+    pub answer: String,
+    #[serde(default)]
+    pub sentences: Vec<SentenceRecord>,
+    #[serde(default)]
+    pub citations: Vec<CitationRecord>,
+    #[serde(default)]
+    pub abstained: bool,
+    pub model: Option<String>,
+}
+
+impl AnswerRecord {
+    pub fn from_json(value: &serde_json::Value) -> Result<AnswerRecord> {
+        serde_json::from_value(value.clone())
+            .map_err(|e| Error::Eval { path: PathBuf::from("stored answer"), message: e.to_string() })
+    }
+
+    /// The sentences with their citations; an answer without sentence records is one sentence.
+    fn claims(&self) -> Vec<SentenceRecord> {
+        if self.sentences.is_empty() {
+            vec![SentenceRecord { text: self.answer.clone(), status: String::new(), citations: self.citations.clone() }]
+        } else {
+            self.sentences.clone()
+        }
+    }
+}
+
+/// Numbers sources in order of first citation; the same passage always gets the same number.
+fn number_sources(claims: &[SentenceRecord]) -> (Vec<&CitationRecord>, HashMap<(PathBuf, u32, usize), usize>) {
+    let mut order = Vec::new();
+    let mut numbers = HashMap::new();
+    for c in claims.iter().flat_map(|s| &s.citations) {
+        let key = (c.doc_path.clone(), c.page, c.byte_start);
+        if !numbers.contains_key(&key) {
+            order.push(c);
+            numbers.insert(key, order.len());
+        }
+    }
+    (order, numbers)
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub fn to_markdown(answer: &AnswerRecord) -> String {
+    let claims = answer.claims();
+    let (order, numbers) = number_sources(&claims);
+    let mut out = format!("## {}\n\n", one_line(&answer.question));
+    let mut body = Vec::new();
+    for s in &claims {
+        let mut refs: Vec<usize> = s.citations.iter().filter_map(|c| numbers.get(&(c.doc_path.clone(), c.page, c.byte_start)).copied()).collect();
+        refs.dedup();
+        let marks: String = refs.iter().map(|n| format!("[{n}]")).collect();
+        let flag = if s.status == "unsupported" { " *(not supported by the sources)*" } else { "" };
+        body.push(format!("{}{}{flag}", one_line(&s.text), if marks.is_empty() { String::new() } else { format!(" {marks}") }));
+    }
+    out.push_str(&body.join(" "));
+    out.push_str("\n\n");
+    if !order.is_empty() {
+        out.push_str("### Sources\n\n");
+        for (i, c) in order.iter().enumerate() {
+            out.push_str(&format!(
+                "{}. {} — `{}`, page {}: “{}”\n",
+                i + 1,
+                one_line(&c.doc_title),
+                c.doc_path.display(),
+                c.page,
+                one_line(&c.quote)
+            ));
+        }
+    }
+    if let Some(model) = &answer.model {
+        out.push_str(&format!("\n*Answered by {model} with Pagewise.*\n"));
+    }
+    out
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// One row per (claim, citation): question, claim, file, page, byte range, the cited file's
+/// content hash, model and index version. Uncited claims get a row with empty source fields.
+pub fn provenance_csv(answer: &AnswerRecord, index_version: &str, content_hash_of: &dyn Fn(&Path) -> Option<String>) -> String {
+    let mut out = String::from("question,claim,file,page,byte_start,byte_end,content_hash,model,index_version\n");
+    let model = answer.model.clone().unwrap_or_else(|| "none (extractive)".into());
+    for s in answer.claims() {
+        let claim = one_line(&s.text);
+        if s.citations.is_empty() {
+            let row = [one_line(&answer.question), claim.clone(), String::new(), String::new(), String::new(), String::new(), String::new(), model.clone(), index_version.to_string()];
+            out.push_str(&row.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        for c in &s.citations {
+            let row = [
+                one_line(&answer.question),
+                claim.clone(),
+                c.doc_path.display().to_string(),
+                c.page.to_string(),
+                c.byte_start.to_string(),
+                c.byte_end.to_string(),
+                content_hash_of(&c.doc_path).unwrap_or_default(),
+                model.clone(),
+                index_version.to_string(),
+            ];
+            out.push_str(&row.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> AnswerRecord {
+        AnswerRecord::from_json(&serde_json::json!({
+            "question": "How big is the pilot?",
+            "answer": "It stores 4 MWh. It serves 300 homes.",
+            "abstained": false,
+            "model": "SmolLM2",
+            "sentences": [
+                {"text": "It stores 4 MWh.", "status": "kept", "citations": [
+                    {"doc_path": "/d/a.pdf", "doc_title": "Field guide", "page": 3, "chunk_id": 7, "byte_start": 10, "byte_end": 40, "quote": "stores \"4 MWh\", a lot"}]},
+                {"text": "It serves 300 homes.", "status": "unsupported", "citations": []},
+                {"text": "Again 4 MWh.", "status": "attached", "citations": [
+                    {"doc_path": "/d/a.pdf", "doc_title": "Field guide", "page": 3, "chunk_id": 7, "byte_start": 10, "byte_end": 40, "quote": "stores \"4 MWh\", a lot"}]}
+            ],
+            "citations": []
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn markdown_numbers_each_source_once_and_flags_unsupported_claims() {
+        let md = to_markdown(&sample());
+        assert!(md.starts_with("## How big is the pilot?"));
+        assert!(md.contains("It stores 4 MWh. [1]"));
+        assert!(md.contains("It serves 300 homes. *(not supported by the sources)*"));
+        assert!(md.contains("Again 4 MWh. [1]"));
+        assert_eq!(md.matches("1. Field guide — `/d/a.pdf`, page 3").count(), 1);
+        assert!(!md.contains("2. "));
+    }
+
+    #[test]
+    fn csv_quotes_fields_and_keeps_one_row_per_claim_and_citation() {
+        let csv = provenance_csv(&sample(), "schema 1", &|p| Some(format!("hash-of-{}", p.display())));
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert_eq!(lines[1], "How big is the pilot?,It stores 4 MWh.,/d/a.pdf,3,10,40,hash-of-/d/a.pdf,SmolLM2,schema 1");
+        assert_eq!(lines[2], "How big is the pilot?,It serves 300 homes.,,,,,,SmolLM2,schema 1");
+        assert_eq!(csv_field("a \"b\", c"), "\"a \"\"b\"\", c\"");
+    }
+}

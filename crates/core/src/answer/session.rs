@@ -1,0 +1,34 @@
+//! One question inside a conversation: the previous turn makes follow-ups answerable, and the
+//! answer is stored as the conversation's next turn. Shared by the CLI and the app.
+
+use super::ask::{Answer, AskEvent, Asker};
+use super::conversation::Conversations;
+use crate::error::{Error, Result};
+
+/// Asks `question` in conversation `conversation_id` (a new one when `None`) and records the
+/// turn. The returned answer carries the conversation id.
+pub fn ask_in_conversation(
+    asker: &Asker<'_>,
+    conversations: &Conversations,
+    conversation_id: Option<i64>,
+    question: &str,
+    sink: &mut dyn FnMut(AskEvent<'_>) -> bool,
+) -> Result<Answer> {
+    let earlier = match conversation_id {
+        Some(id) => conversations.turns(id)?,
+        None => Vec::new(),
+    };
+    let previous = earlier.last().map(|t| t.standalone_query.clone());
+    let mut answer = asker.ask(question, previous.as_deref(), sink)?;
+    let id = match conversation_id {
+        Some(id) => id,
+        None => conversations.create(question)?,
+    };
+    answer.conversation_id = Some(id);
+    answer.turn = Some(earlier.len());
+    let standalone = answer.standalone_query.clone().unwrap_or_else(|| question.to_string());
+    let json = serde_json::to_value(&answer)
+        .map_err(|e| Error::Generation { path: Default::default(), message: format!("cannot store the answer: {e}") })?;
+    conversations.add_turn(id, question, &standalone, &json)?;
+    Ok(answer)
+}

@@ -1,0 +1,485 @@
+//! The indexing thread: the single writer of one data dir. Commands arrive over a channel;
+//! folders are indexed one at a time, in the order asked; progress updates the shared status
+//! that callers read and are told about. Searching goes through a reader that is reopened
+//! after each commit, so it never waits for the writer.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::folder::{FailedFile, FolderState, FolderStatus, LibraryStatus, RunTracker};
+use super::watch::{FolderWatcher, WatchEvent};
+use crate::embed::BertEmbedder;
+use crate::engine::{Engine, EngineConfig};
+use crate::error::{Error, Result};
+use crate::index::store::now_secs;
+use crate::progress::{Progress, ProgressSink, Silent};
+
+/// Told about every status change (at most every `EMIT_EVERY` unless the change matters).
+pub type StatusListener = Box<dyn Fn(&LibraryStatus) + Send + Sync>;
+
+const EMIT_EVERY: Duration = Duration::from_millis(250);
+
+enum Command {
+    Index(Vec<PathBuf>),
+    Changed(Vec<PathBuf>),
+    /// Watch events were lost: every folder is checked again.
+    RescanAll(String),
+    Remove(PathBuf, Sender<Result<()>>),
+    ReindexAll,
+    Wake,
+    Shutdown,
+}
+
+struct Shared {
+    config: EngineConfig,
+    embedder: Arc<BertEmbedder>,
+    status: Mutex<LibraryStatus>,
+    /// Set by pause; the running folder stops after its current file and waits.
+    paused: AtomicBool,
+    /// Stops the running folder (pause, cancel, remove).
+    cancel_run: AtomicBool,
+    /// Set by cancel: drop the queue too.
+    cancel_all: AtomicBool,
+    reader: Mutex<Option<Arc<Engine>>>,
+    reader_stale: AtomicBool,
+    listener: StatusListener,
+    last_emit: Mutex<Instant>,
+}
+
+impl Shared {
+    fn status(&self) -> MutexGuard<'_, LibraryStatus> {
+        self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn publish(&self, urgent: bool) {
+        let snapshot = {
+            let mut last = self.last_emit.lock().unwrap_or_else(|p| p.into_inner());
+            if !urgent && last.elapsed() < EMIT_EVERY {
+                return;
+            }
+            *last = Instant::now();
+            self.status().clone()
+        };
+        (self.listener)(&snapshot);
+    }
+
+    fn update_folder(&self, root: &Path, urgent: bool, f: impl FnOnce(&mut FolderStatus)) {
+        {
+            let mut status = self.status();
+            if let Some(folder) = status.folders.iter_mut().find(|s| s.path == root) {
+                f(folder);
+            }
+            status.busy = status.folders.iter().any(|s| {
+                matches!(s.state, FolderState::Queued | FolderState::Indexing | FolderState::Embedding | FolderState::Paused)
+            });
+        }
+        self.publish(urgent);
+    }
+}
+
+pub struct LibraryService {
+    shared: Arc<Shared>,
+    commands: Sender<Command>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl LibraryService {
+    /// Starts the indexing thread with `writer` (the data dir's one writer). Every folder the
+    /// library already has is checked at once (size + mtime), so changes made while the
+    /// program was closed, and an interrupted run, are picked up where they were left.
+    pub fn start(writer: Engine, listener: StatusListener) -> Result<LibraryService> {
+        let roots = writer.roots()?;
+        let shared = Arc::new(Shared {
+            config: writer.config().clone(),
+            embedder: writer.shared_embedder(),
+            status: Mutex::new(LibraryStatus::default()),
+            paused: AtomicBool::new(false),
+            cancel_run: AtomicBool::new(false),
+            cancel_all: AtomicBool::new(false),
+            reader: Mutex::new(None),
+            reader_stale: AtomicBool::new(true),
+            listener,
+            last_emit: Mutex::new(Instant::now() - EMIT_EVERY),
+        });
+        {
+            let mut status = shared.status();
+            status.folders = roots.iter().map(|r| FolderStatus::new(r.clone(), FolderState::Queued)).collect();
+        }
+        refresh_counts(&writer, &shared)?;
+        let (commands, receiver) = channel();
+        let watch_commands = commands.clone();
+        let watcher = FolderWatcher::new(move |event| {
+            let command = match event {
+                WatchEvent::Changed(paths) => Command::Changed(paths),
+                WatchEvent::Overflow(message) => Command::RescanAll(message),
+            };
+            let _ = watch_commands.send(command);
+        })?;
+        let thread_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("pagewise-indexer".into())
+            .spawn(move || {
+                let mut worker = Worker { engine: writer, shared: thread_shared, queue: VecDeque::new(), watcher };
+                worker.run(receiver, roots);
+            })
+            .map_err(|e| Error::Worker(format!("cannot start the indexing thread: {e}")))?;
+        Ok(LibraryService { shared, commands, thread: Some(thread) })
+    }
+
+    pub fn status(&self) -> LibraryStatus {
+        self.shared.status().clone()
+    }
+
+    /// Adds files or folders: they are indexed (in the background) and watched from then on.
+    pub fn add(&self, paths: Vec<PathBuf>) -> Result<Vec<PathBuf>> {
+        let mut added = Vec::new();
+        for path in paths {
+            let canonical = std::fs::canonicalize(&path).map_err(|e| Error::io(&path, e))?;
+            added.push(canonical);
+        }
+        {
+            let mut status = self.shared.status();
+            for path in &added {
+                match status.folders.iter_mut().find(|f| &f.path == path) {
+                    Some(f) => f.state = FolderState::Queued,
+                    None => status.folders.push(FolderStatus::new(path.clone(), FolderState::Queued)),
+                }
+            }
+            status.folders.sort_by(|a, b| a.path.cmp(&b.path));
+            status.busy = true;
+        }
+        self.shared.publish(true);
+        self.send(Command::Index(added.clone()))?;
+        Ok(added)
+    }
+
+    /// Removes a folder from the library and its documents from the index; waits until done.
+    pub fn remove(&self, root: &Path) -> Result<()> {
+        let running = self.shared.status().folders.iter().any(|f| {
+            f.path == root && matches!(f.state, FolderState::Indexing | FolderState::Embedding)
+        });
+        if running {
+            self.shared.cancel_run.store(true, Ordering::SeqCst);
+        }
+        let (reply, answer) = channel();
+        self.send(Command::Remove(root.to_path_buf(), reply))?;
+        answer.recv().map_err(|_| Error::LibraryStopped)?
+    }
+
+    pub fn pause(&self) {
+        self.shared.paused.store(true, Ordering::SeqCst);
+        self.shared.cancel_run.store(true, Ordering::SeqCst);
+        self.shared.status().paused = true;
+        self.shared.publish(true);
+    }
+
+    pub fn resume(&self) -> Result<()> {
+        self.shared.paused.store(false, Ordering::SeqCst);
+        self.shared.status().paused = false;
+        self.shared.publish(true);
+        self.send(Command::Wake)
+    }
+
+    /// Stops the running folder and drops the queue; what was indexed stays searchable and a
+    /// later run continues from there.
+    pub fn cancel(&self) {
+        self.shared.cancel_all.store(true, Ordering::SeqCst);
+        self.shared.cancel_run.store(true, Ordering::SeqCst);
+        let _ = self.send(Command::Wake);
+    }
+
+    /// Drops every document and indexes every folder again from the files.
+    pub fn reindex_all(&self) -> Result<()> {
+        self.shared.cancel_run.store(true, Ordering::SeqCst);
+        self.send(Command::ReindexAll)
+    }
+
+    /// A reader of the current index (reopened after each commit). Fails until the first
+    /// folder has been committed.
+    pub fn reader(&self) -> Result<Arc<Engine>> {
+        let mut slot = self.shared.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let stale = self.shared.reader_stale.swap(false, Ordering::SeqCst);
+        match slot.as_ref() {
+            Some(engine) if !stale => Ok(Arc::clone(engine)),
+            _ => {
+                let opened = Engine::open_reader_sharing(self.shared.config.clone(), Arc::clone(&self.shared.embedder));
+                match opened {
+                    Ok(engine) => {
+                        let engine = Arc::new(engine);
+                        *slot = Some(Arc::clone(&engine));
+                        Ok(engine)
+                    }
+                    Err(e) => {
+                        self.shared.reader_stale.store(true, Ordering::SeqCst);
+                        Err(e)
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.shared.config
+    }
+
+    fn send(&self, command: Command) -> Result<()> {
+        self.commands.send(command).map_err(|_| Error::LibraryStopped)
+    }
+}
+
+impl Drop for LibraryService {
+    fn drop(&mut self) {
+        self.shared.cancel_run.store(true, Ordering::SeqCst);
+        let _ = self.commands.send(Command::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Documents, chunks and failures per folder, as the stores hold them now.
+fn refresh_counts(engine: &Engine, shared: &Shared) -> Result<()> {
+    let (files, failures, (chunks, embedded), documents) = engine.with_store(|s| {
+        Ok((s.files()?, s.failures()?, s.chunk_counts()?, s.document_count()?))
+    })?;
+    let mut status = shared.status();
+    status.documents = documents;
+    status.chunks = chunks;
+    status.pending_vectors = chunks - embedded;
+    for folder in status.folders.iter_mut() {
+        if matches!(folder.state, FolderState::Indexing | FolderState::Embedding) {
+            continue;
+        }
+        let indexed = files.iter().filter(|f| folder.contains(&f.path)).count() as u64;
+        let mut failed: Vec<FailedFile> = failures
+            .iter()
+            .filter(|(p, _)| folder.contains(p))
+            .map(|(p, f)| FailedFile { path: p.clone(), reason: f.reason.clone() })
+            .collect();
+        failed.sort_by(|a, b| a.path.cmp(&b.path));
+        folder.files_total = indexed + failed.len() as u64;
+        folder.files_done = folder.files_total;
+        folder.failed = failed;
+    }
+    Ok(())
+}
+
+struct Worker {
+    engine: Engine,
+    shared: Arc<Shared>,
+    queue: VecDeque<PathBuf>,
+    watcher: FolderWatcher,
+}
+
+/// Reports a run's progress into the folder's status.
+struct FolderProgress<'a> {
+    shared: &'a Shared,
+    root: &'a Path,
+    tracker: Mutex<RunTracker>,
+}
+
+impl ProgressSink for FolderProgress<'_> {
+    fn report(&self, event: &Progress) {
+        if matches!(event, Progress::Committed { .. }) {
+            self.shared.reader_stale.store(true, Ordering::SeqCst);
+        }
+        let mut tracker = self.tracker.lock().unwrap_or_else(|p| p.into_inner());
+        let mut urgent = false;
+        self.shared.update_folder(self.root, false, |folder| urgent = tracker.apply(folder, event));
+        if urgent {
+            self.shared.publish(true);
+        }
+    }
+}
+
+impl Worker {
+    fn run(&mut self, commands: Receiver<Command>, initial: Vec<PathBuf>) {
+        for root in initial {
+            if let Err(e) = self.watcher.watch(&root) {
+                self.mark_watch_error(&root, &e);
+            }
+            self.queue.push_back(root);
+        }
+        loop {
+            let idle = self.queue.is_empty() || self.shared.paused.load(Ordering::SeqCst);
+            let command = if idle {
+                match commands.recv() {
+                    Ok(c) => Some(c),
+                    Err(_) => return,
+                }
+            } else {
+                match commands.recv_timeout(Duration::from_millis(1)) {
+                    Ok(c) => Some(c),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            };
+            if let Some(command) = command {
+                if !self.handle(command) {
+                    return;
+                }
+                continue;
+            }
+            if self.shared.cancel_all.swap(false, Ordering::SeqCst) {
+                self.stop_queue();
+                continue;
+            }
+            if let Some(root) = self.queue.pop_front() {
+                self.index(root);
+            }
+        }
+    }
+
+    /// Returns false on shutdown.
+    fn handle(&mut self, command: Command) -> bool {
+        match command {
+            Command::Index(paths) => {
+                for path in paths {
+                    if let Err(e) = self.watcher.watch(&path) {
+                        self.mark_watch_error(&path, &e);
+                    }
+                    self.enqueue(path);
+                }
+            }
+            Command::Changed(paths) => {
+                let data_dir = self.shared.config.data_dir.clone();
+                let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
+                for path in paths.iter().filter(|p| !p.starts_with(&data_dir)) {
+                    for root in &roots {
+                        let inside = path.strip_prefix(root).map(|rel| !is_hidden(rel)).unwrap_or(false);
+                        if inside || root.starts_with(path) {
+                            self.enqueue(root.clone());
+                        }
+                    }
+                }
+            }
+            Command::RescanAll(message) => {
+                self.shared.status().notice = Some(format!("change events were lost ({message}); checking every folder again"));
+                let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
+                for root in roots {
+                    self.enqueue(root);
+                }
+            }
+            Command::Remove(root, reply) => {
+                self.queue.retain(|r| r != &root);
+                self.watcher.unwatch(&root);
+                let result = self.engine.remove_root(&root, &Silent).map(|_| ());
+                self.shared.reader_stale.store(true, Ordering::SeqCst);
+                self.shared.status().folders.retain(|f| f.path != root);
+                self.refresh();
+                self.shared.publish(true);
+                let _ = reply.send(result);
+            }
+            Command::ReindexAll => {
+                self.shared.cancel_run.store(false, Ordering::SeqCst);
+                let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
+                for root in roots {
+                    if let Err(e) = self.engine.remove_root(&root, &Silent) {
+                        self.shared.update_folder(&root, true, |f| {
+                            f.state = FolderState::Error;
+                            f.error = Some(e.to_string());
+                        });
+                        continue;
+                    }
+                    self.shared.update_folder(&root, false, |f| {
+                        f.failed.clear();
+                        f.state = FolderState::Queued;
+                    });
+                    self.enqueue(root);
+                }
+                self.shared.reader_stale.store(true, Ordering::SeqCst);
+                self.shared.publish(true);
+            }
+            Command::Wake => {}
+            Command::Shutdown => return false,
+        }
+        true
+    }
+
+    fn enqueue(&mut self, root: PathBuf) {
+        if !self.queue.contains(&root) {
+            self.shared.update_folder(&root, false, |f| {
+                if !matches!(f.state, FolderState::Indexing | FolderState::Embedding) {
+                    f.state = FolderState::Queued;
+                }
+            });
+            self.queue.push_back(root);
+        }
+    }
+
+    /// Re-reads the counts; a failure is shown as the library's error rather than lost.
+    fn refresh(&self) {
+        let result = refresh_counts(&self.engine, &self.shared);
+        self.shared.status().error = result.err().map(|e| format!("cannot read the index: {e}"));
+    }
+
+    fn stop_queue(&mut self) {
+        for root in std::mem::take(&mut self.queue) {
+            self.shared.update_folder(&root, false, |f| f.state = FolderState::Stopped);
+        }
+        self.refresh();
+        self.shared.publish(true);
+    }
+
+    fn mark_watch_error(&self, root: &Path, e: &Error) {
+        self.shared.update_folder(root, true, |f| f.error = Some(format!("not watched for changes: {e}")));
+    }
+
+    fn index(&mut self, root: PathBuf) {
+        if !root.exists() {
+            self.shared.update_folder(&root, true, |f| {
+                f.state = FolderState::Unavailable;
+                f.error = Some("not found (moved, deleted or on a drive that is not connected); its documents are kept".into());
+            });
+            return;
+        }
+        self.shared.cancel_run.store(false, Ordering::SeqCst);
+        let tracker = {
+            let mut status = self.shared.status();
+            match status.folders.iter_mut().find(|f| f.path == root) {
+                Some(folder) => RunTracker::start(folder),
+                None => return,
+            }
+        };
+        self.shared.publish(true);
+        let sink = FolderProgress { shared: &self.shared, root: &root, tracker: Mutex::new(tracker) };
+        let result = self.engine.index_paths(std::slice::from_ref(&root), true, &sink, &self.shared.cancel_run);
+        self.shared.reader_stale.store(true, Ordering::SeqCst);
+        let paused = self.shared.paused.load(Ordering::SeqCst);
+        match result {
+            Ok(report) if report.interrupted => {
+                if paused {
+                    self.queue.push_front(root.clone());
+                }
+                let state = if paused { FolderState::Paused } else { FolderState::Stopped };
+                self.shared.update_folder(&root, false, |f| {
+                    f.state = state;
+                    f.rate_files_per_s = None;
+                    f.eta_s = None;
+                });
+            }
+            Ok(_) => self.shared.update_folder(&root, false, |f| {
+                f.state = FolderState::UpToDate;
+                f.last_indexed = Some(now_secs());
+                f.rate_files_per_s = None;
+                f.eta_s = None;
+            }),
+            Err(e) => self.shared.update_folder(&root, false, |f| {
+                f.state = FolderState::Error;
+                f.error = Some(e.to_string());
+            }),
+        }
+        self.refresh();
+        self.shared.publish(true);
+    }
+}
+
+/// Hidden entries are not indexed (see the walker), so their changes need no re-scan.
+fn is_hidden(relative: &Path) -> bool {
+    relative.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+}

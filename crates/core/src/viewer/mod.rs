@@ -1,0 +1,20 @@
+//! What the document viewer needs: a page rendered to PNG and the rectangles over it that
+//! cover a cited passage (PDF), or the page text with the passage's byte range (text files).
+
+mod locate;
+mod pdf_page;
+
+pub use locate::{locate_quote, merge_into_lines, CharBox};
+pub use pdf_page::{highlight_rects, render_page_png, PageSize};
+
+use serde::Serialize;
+
+/// A rectangle as fractions of the page (origin top-left), so it scales with any zoom.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Rect {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}

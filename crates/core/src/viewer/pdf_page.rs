@@ -1,0 +1,83 @@
+//! Page rendering and character boxes through PDFium.
+
+use std::path::Path;
+
+use pdfium_render::prelude::*;
+
+use super::locate::{locate_quote, merge_into_lines, CharBox};
+use super::Rect;
+use crate::error::{Error, Result};
+use crate::parse::pdf::with_pdfium;
+
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PageSize {
+    pub width_pt: f32,
+    pub height_pt: f32,
+    pub page_count: u32,
+}
+
+fn pdf_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Pdfium { path: path.to_path_buf(), message: e.to_string() }
+}
+
+/// Renders page `page` (1-based) of the PDF at `path` to a PNG `width_px` pixels wide.
+pub fn render_page_png(pdfium_lib: &Path, path: &Path, page: u32, width_px: u32) -> Result<(Vec<u8>, PageSize)> {
+    let width_px = width_px.clamp(64, 4096);
+    with_pdfium(pdfium_lib, |pdfium| {
+        let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
+        let size = page_size(&document, path, page)?;
+        let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
+        let config = PdfRenderConfig::new().set_target_width(width_px as Pixels).render_form_data(true);
+        let bitmap = pdf_page.render_with_config(&config).map_err(|e| pdf_error(path, e))?;
+        let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);
+        let rgba = bitmap.as_rgba_bytes();
+        Ok((encode_png(path, w, h, &rgba)?, size))
+    })
+}
+
+/// The rectangles (fractions of the page) that cover `quote` on page `page` (1-based).
+pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -> Result<(Vec<Rect>, PageSize)> {
+    with_pdfium(pdfium_lib, |pdfium| {
+        let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
+        let size = page_size(&document, path, page)?;
+        let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
+        let text = pdf_page.text().map_err(|e| pdf_error(path, e))?;
+        let chars: Vec<CharBox> = text
+            .chars()
+            .iter()
+            .filter_map(|c| {
+                let ch = c.unicode_char()?;
+                let b = c.loose_bounds().ok()?;
+                Some(CharBox { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value })
+            })
+            .collect();
+        let chosen = locate_quote(&chars, quote);
+        Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
+    })
+}
+
+fn page_index(path: &Path, page: u32) -> Result<i32> {
+    page.checked_sub(1).and_then(|p| i32::try_from(p).ok()).ok_or_else(|| pdf_error(path, format!("no page {page}")))
+}
+
+fn page_size(document: &PdfDocument<'_>, path: &Path, page: u32) -> Result<PageSize> {
+    let count = document.pages().len() as u32;
+    if page == 0 || page > count {
+        return Err(pdf_error(path, format!("page {page} is outside 1..={count}")));
+    }
+    let p = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
+    Ok(PageSize { width_pt: p.width().value, height_pt: p.height().value, page_count: count })
+}
+
+fn encode_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| pdf_error(path, e))?;
+    writer.write_image_data(rgba).map_err(|e| pdf_error(path, e))?;
+    writer.finish().map_err(|e| pdf_error(path, e))?;
+    Ok(out)
+}

@@ -1,0 +1,112 @@
+//! The Pagewise desktop app: a thin Tauri shell. Commands (in `commands/`) are a few lines
+//! each over `pagewise-core`; state is in `state.rs`; the web UI lives in `ui/`.
+
+pub mod commands;
+pub mod dto;
+pub mod settings;
+pub mod state;
+
+#[cfg(test)]
+mod bindings;
+
+use std::path::PathBuf;
+
+use tauri::{DragDropEvent, Emitter, Manager, Runtime, WindowEvent};
+
+use crate::state::{AppState, StartOptions};
+
+/// The hidden argument that turns this executable into an isolated PDF parser process.
+pub const PARSE_WORKER_ARG: &str = "__parse-worker";
+
+/// Whether this build can offload models to a GPU.
+pub const GPU_BUILD: bool = cfg!(any(feature = "cuda", feature = "metal"));
+
+pub const STATUS_EVENT: &str = "library-status";
+pub const DROPPED_EVENT: &str = "files-dropped";
+
+/// Registers every command of the app on `builder` (also used by the command tests).
+pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
+    use commands::{chat, export, library, settings, viewer};
+    builder.invoke_handler(tauri::generate_handler![
+        library::library_status,
+        library::add_folder_dialog,
+        library::add_paths,
+        library::remove_folder,
+        library::pause_indexing,
+        library::resume_indexing,
+        library::cancel_indexing,
+        library::reindex_all,
+        library::list_documents,
+        chat::ask,
+        chat::stop_answer,
+        chat::suggested_questions,
+        chat::list_conversations,
+        chat::open_conversation,
+        chat::rename_conversation,
+        chat::delete_conversation,
+        export::answer_markdown,
+        export::export_answer,
+        export::report_citation,
+        settings::model_status,
+        settings::get_settings,
+        settings::set_settings,
+        settings::pick_model_file,
+        viewer::view_page,
+        viewer::page_image,
+        viewer::open_external,
+    ])
+}
+
+/// Files dropped on the window from the desktop are added by the shell itself (the page
+/// never sees their paths as input it could forge), then the page is told.
+fn on_drop<R: Runtime>(window: &tauri::Window<R>, paths: Vec<PathBuf>) {
+    let state = window.state::<AppState>().inner().clone();
+    let window = window.clone();
+    std::thread::spawn(move || {
+        let result = state.library().and_then(|l| l.add(paths.clone()).map_err(|e| e.to_string()));
+        let _ = match result {
+            Ok(added) => window.emit(DROPPED_EVENT, added),
+            Err(message) => window.emit("app-error", message),
+        };
+    });
+}
+
+/// The bundled sample folder: next to the executable's resources, else in the source tree.
+fn sample_dir<R: Runtime>(app: &tauri::App<R>) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("PAGEWISE_SAMPLE_DIR") {
+        return Some(PathBuf::from(dir)).filter(|d| !d.as_os_str().is_empty());
+    }
+    let bundled = app.path().resource_dir().ok().map(|d| d.join("sample")).filter(|d| d.is_dir());
+    bundled.or_else(|| Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/sample")).filter(|d| d.is_dir()))
+}
+
+/// Starts the app: `add` are files and folders to add at once (command-line arguments).
+pub fn run(add: Vec<PathBuf>, offer_sample: bool) -> Result<(), String> {
+    let builder = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
+        .setup(move |app| {
+            let handle = app.handle().clone();
+            let options = StartOptions {
+                config_dir: settings::config_dir(),
+                data_dir: None,
+                worker_program: None,
+                add: add.clone(),
+                sample_dir: if offer_sample { sample_dir(app) } else { None },
+            };
+            let state = AppState::start(
+                options,
+                Box::new(move |status| {
+                    let _ = handle.emit(STATUS_EVENT, status);
+                }),
+            );
+            app.manage(state);
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+                on_drop(window, paths.clone());
+            }
+        });
+    with_commands(builder).run(tauri::generate_context!()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,23 @@
+// No console window on Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+use std::path::PathBuf;
+
+fn main() {
+    pagewise_core::tune_allocator();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(pagewise_app::PARSE_WORKER_ARG) {
+        let Some(pdfium) = args.get(1) else {
+            eprintln!("usage: pagewise-app {} PDFIUM_LIBRARY", pagewise_app::PARSE_WORKER_ARG);
+            std::process::exit(2);
+        };
+        let served = pagewise_core::parse::worker::serve(&PathBuf::from(pdfium), Default::default());
+        std::process::exit(if served.is_ok() { 0 } else { 1 });
+    }
+    let offer_sample = !args.iter().any(|a| a == "--no-sample");
+    let add: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+    if let Err(e) = pagewise_app::run(add, offer_sample) {
+        eprintln!("pagewise-app: {e}");
+        std::process::exit(1);
+    }
+}

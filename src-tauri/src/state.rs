@@ -1,0 +1,214 @@
+//! What the shell holds between commands: the library service (started on a thread of its
+//! own so the window opens at once), the loaded chat model, the answer being generated, and
+//! the settings. Every piece sits behind its own lock; no command holds two.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use pagewise_core::answer::{LlamaGenerator, LlamaSettings};
+use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
+use pagewise_core::{models, Engine, EngineConfig, PdfParsing};
+
+use crate::settings::Settings;
+
+/// How the app was started: where things live and what to add at once.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    pub config_dir: PathBuf,
+    /// Overrides the data dir of the settings (tests, portable setups).
+    pub data_dir: Option<PathBuf>,
+    /// Files and folders given on the command line.
+    pub add: Vec<PathBuf>,
+    /// The bundled sample folder, offered on the first start.
+    pub sample_dir: Option<PathBuf>,
+    /// The program that parses PDFs in worker processes; this executable when `None`.
+    pub worker_program: Option<PathBuf>,
+}
+
+enum LibrarySlot {
+    Starting,
+    Ready(Arc<LibraryService>),
+    Failed(String),
+}
+
+enum GeneratorSlot {
+    NotLoaded,
+    Loaded { path: PathBuf, gpu: bool, generator: Arc<LlamaGenerator> },
+}
+
+struct Inner {
+    config_dir: PathBuf,
+    worker_program: Option<PathBuf>,
+    data_dir: PathBuf,
+    settings: Mutex<Settings>,
+    library: Mutex<LibrarySlot>,
+    library_ready: Condvar,
+    generator: Mutex<GeneratorSlot>,
+    answering: Mutex<Option<Arc<AtomicBool>>>,
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+const LIBRARY_WAIT: Duration = Duration::from_secs(120);
+
+impl AppState {
+    /// Creates the state and starts the library in the background; `listener` hears every
+    /// status change.
+    pub fn start(options: StartOptions, listener: StatusListener) -> AppState {
+        let settings = Settings::load(&options.config_dir);
+        let data_dir = options.data_dir.clone().unwrap_or_else(|| settings.effective_data_dir());
+        let state = AppState {
+            inner: Arc::new(Inner {
+                config_dir: options.config_dir.clone(),
+                worker_program: options.worker_program.clone(),
+                data_dir,
+                settings: Mutex::new(settings),
+                library: Mutex::new(LibrarySlot::Starting),
+                library_ready: Condvar::new(),
+                generator: Mutex::new(GeneratorSlot::NotLoaded),
+                answering: Mutex::new(None),
+            }),
+        };
+        let starting = state.clone();
+        let spawned = std::thread::Builder::new().name("pagewise-start".into()).spawn(move || {
+            let slot = match starting.open_library(&options, listener) {
+                Ok(service) => LibrarySlot::Ready(Arc::new(service)),
+                Err(message) => LibrarySlot::Failed(message),
+            };
+            *lock(&starting.inner.library) = slot;
+            starting.inner.library_ready.notify_all();
+        });
+        if let Err(e) = spawned {
+            *lock(&state.inner.library) = LibrarySlot::Failed(format!("cannot start the library: {e}"));
+        }
+        state
+    }
+
+    fn open_library(&self, options: &StartOptions, listener: StatusListener) -> Result<LibraryService, String> {
+        let config = self.engine_config()?;
+        let writer = Engine::open_writer(config).map_err(|e| e.to_string())?;
+        let first_start = writer.roots().map_err(|e| e.to_string())?.is_empty();
+        let service = LibraryService::start(writer, listener).map_err(|e| e.to_string())?;
+        let mut add = options.add.clone();
+        let offer_sample = first_start && !lock(&self.inner.settings).sample_offered;
+        if let (true, Some(sample)) = (offer_sample, &options.sample_dir) {
+            if sample.is_dir() {
+                add.push(sample.clone());
+            }
+            let mut settings = lock(&self.inner.settings);
+            settings.sample_offered = true;
+            settings.save(&self.inner.config_dir)?;
+        }
+        if !add.is_empty() {
+            service.add(add).map_err(|e| e.to_string())?;
+        }
+        Ok(service)
+    }
+
+    /// The engine configuration from the settings: models located, PDFs parsed in worker
+    /// processes started from this executable.
+    pub fn engine_config(&self) -> Result<EngineConfig, String> {
+        let embed_model = lock(&self.inner.settings).embed_model.clone();
+        let models = models::locate(Some(&self.inner.data_dir), embed_model.as_deref()).map_err(|e| e.to_string())?;
+        let mut config = EngineConfig::new(self.inner.data_dir.clone(), models);
+        let program = match &self.inner.worker_program {
+            Some(program) => program.clone(),
+            None => std::env::current_exe().map_err(|e| format!("cannot find this program for the PDF worker: {e}"))?,
+        };
+        config.pdf = PdfParsing::Worker {
+            program,
+            args: vec![crate::PARSE_WORKER_ARG.into()],
+            timeout: Duration::from_secs(60),
+            memory_limit: Some(4 << 30),
+        };
+        Ok(config)
+    }
+
+    /// The library, waiting for it while it starts.
+    pub fn library(&self) -> Result<Arc<LibraryService>, String> {
+        let slot = lock(&self.inner.library);
+        let (slot, _) = self
+            .inner
+            .library_ready
+            .wait_timeout_while(slot, LIBRARY_WAIT, |s| matches!(s, LibrarySlot::Starting))
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match &*slot {
+            LibrarySlot::Ready(service) => Ok(Arc::clone(service)),
+            LibrarySlot::Failed(message) => Err(message.clone()),
+            LibrarySlot::Starting => Err("the library is still starting".into()),
+        }
+    }
+
+    /// The library's status, or a status that carries why there is no library.
+    pub fn library_status(&self) -> LibraryStatus {
+        match &*lock(&self.inner.library) {
+            LibrarySlot::Ready(service) => service.status(),
+            LibrarySlot::Starting => LibraryStatus { busy: true, notice: Some("starting…".into()), ..LibraryStatus::default() },
+            LibrarySlot::Failed(message) => LibraryStatus { error: Some(message.clone()), ..LibraryStatus::default() },
+        }
+    }
+
+    /// The chat model file the settings point at (or the default), or why there is none.
+    pub fn chat_model_path(&self) -> Result<PathBuf, String> {
+        let chosen = lock(&self.inner.settings).chat_model.clone();
+        models::locate_chat_model(Some(&self.inner.data_dir), chosen.as_deref()).map_err(|e| e.to_string())
+    }
+
+    /// The chat model, loaded on first use and reloaded when the settings change it.
+    pub fn generator(&self) -> Result<Arc<LlamaGenerator>, String> {
+        let path = self.chat_model_path()?;
+        let gpu = lock(&self.inner.settings).gpu_offload && crate::GPU_BUILD;
+        let mut slot = lock(&self.inner.generator);
+        if let GeneratorSlot::Loaded { path: p, gpu: g, generator } = &*slot {
+            if *p == path && *g == gpu {
+                return Ok(Arc::clone(generator));
+            }
+        }
+        let mut settings = LlamaSettings::new(path.clone());
+        settings.gpu_layers = if gpu { 999 } else { 0 };
+        let generator = Arc::new(LlamaGenerator::load(&settings).map_err(|e| e.to_string())?);
+        *slot = GeneratorSlot::Loaded { path, gpu, generator: Arc::clone(&generator) };
+        Ok(generator)
+    }
+
+    /// Registers a new answer in progress and returns its cancel flag; an earlier one is
+    /// cancelled (one answer at a time).
+    pub fn begin_answer(&self) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        if let Some(old) = lock(&self.inner.answering).replace(Arc::clone(&flag)) {
+            old.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        flag
+    }
+
+    pub fn stop_answer(&self) {
+        if let Some(flag) = lock(&self.inner.answering).as_ref() {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        lock(&self.inner.settings).clone()
+    }
+
+    pub fn save_settings(&self, new: Settings) -> Result<(), String> {
+        let mut settings = lock(&self.inner.settings);
+        let merged = Settings { sample_offered: settings.sample_offered, ..new };
+        merged.save(&self.inner.config_dir)?;
+        *settings = merged;
+        Ok(())
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+}

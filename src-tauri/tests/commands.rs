@@ -1,0 +1,216 @@
+//! The shell's commands through Tauri's real IPC and permission checks (`tauri::test`), with
+//! the real core behind them: SQLite, Tantivy and usearch in a temp dir, PDFium, MiniLM and
+//! the default GGUF model.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use pagewise_app::state::{AppState, StartOptions};
+use pagewise_app::with_commands;
+use pagewise_core::answer::feedback::FeedbackStore;
+use pagewise_core::library::LibraryStatus;
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
+use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::WebviewWindowBuilder;
+
+fn sample_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/sample")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+enum Reply {
+    Json(Value),
+    Raw(Vec<u8>),
+}
+
+fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Reply, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(webview, request).map(|r| match r {
+        InvokeResponseBody::Json(text) => Reply::Json(serde_json::from_str(&text).unwrap()),
+        InvokeResponseBody::Raw(bytes) => Reply::Raw(bytes),
+    })
+}
+
+fn call<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Value {
+    match invoke(webview, cmd, body) {
+        Ok(Reply::Json(v)) => v,
+        Ok(Reply::Raw(_)) => panic!("{cmd} returned bytes"),
+        Err(e) => panic!("{cmd} failed: {e}"),
+    }
+}
+
+fn wait_for<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + Duration::from_secs(240);
+    loop {
+        let status = call(webview, "library_status", json!({}));
+        if done(&status) {
+            return status;
+        }
+        assert!(Instant::now() < until, "timed out waiting for {what}; last status {status:#}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn folder<'a>(status: &'a Value, path: &Path) -> Option<&'a Value> {
+    status["folders"].as_array()?.iter().find(|f| f["path"].as_str() == Some(path.to_str().unwrap()))
+}
+
+#[test]
+fn commands_index_answer_view_export_and_respect_permissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = dir.path().join("sample");
+    copy_dir(&sample_dir(), &sample);
+    let extra = dir.path().join("extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(extra.join("broken.pdf"), b"%PDF-1.7\nthis is not really a PDF").unwrap();
+    std::fs::write(extra.join("notes.md"), "# Garden\n\nThe greenhouse heater was replaced in March by Ostara Supplies.\n").unwrap();
+
+    let heard: Arc<Mutex<Vec<LibraryStatus>>> = Arc::default();
+    let heard_by_listener = Arc::clone(&heard);
+    let state = AppState::start(
+        StartOptions {
+            config_dir: dir.path().join("config"),
+            data_dir: Some(dir.path().join("data")),
+            add: Vec::new(),
+            sample_dir: Some(sample.clone()),
+            worker_program: Some(PathBuf::from(env!("CARGO_BIN_EXE_pagewise-app"))),
+        },
+        Box::new(move |status| heard_by_listener.lock().unwrap().push(status.clone())),
+    );
+    // The plugins are registered as in the app, so refusing their commands is the permission check at work.
+    let builder = mock_builder().plugin(tauri_plugin_dialog::init()).plugin(tauri_plugin_opener::init());
+    let app = with_commands(builder).manage(state).build(tauri::generate_context!()).unwrap();
+    let webview = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let sample = sample.canonicalize().unwrap();
+    let extra = extra.canonicalize().unwrap();
+
+    // First start: the sample folder is added and indexed without being asked.
+    let status = wait_for(&webview, "the sample folder", |s| {
+        folder(s, &sample).is_some_and(|f| f["state"] == "up_to_date")
+    });
+    assert_eq!(status["documents"], 3, "{status:#}");
+    assert!(heard.lock().unwrap().iter().any(|s| s.folders.iter().any(|f| f.files_total > 0)), "status changes were pushed");
+
+    let suggestions = call(&webview, "suggested_questions", json!({}));
+    assert_eq!(suggestions.as_array().unwrap().len(), 3, "{suggestions}");
+
+    // A second folder with a broken file: indexed, and the failure listed with its reason.
+    let added = call(&webview, "add_paths", json!({ "paths": [extra] }));
+    assert_eq!(added, json!([extra]));
+    let status = wait_for(&webview, "the extra folder", |s| folder(s, &extra).is_some_and(|f| f["state"] == "up_to_date"));
+    let failed = &folder(&status, &extra).unwrap()["failed"];
+    assert_eq!(failed.as_array().unwrap().len(), 1, "{status:#}");
+    assert!(failed[0]["path"].as_str().unwrap().ends_with("broken.pdf"));
+    assert!(!failed[0]["reason"].as_str().unwrap().is_empty());
+    assert_eq!(call(&webview, "list_documents", json!({})).as_array().unwrap().len(), 4);
+
+    // Ask: the tokens stream over a channel; the answer cites the page that holds the fact.
+    let answer = call(
+        &webview,
+        "ask",
+        json!({ "question": "In which town did the cooperative start its battery storage pilot?", "conversationId": null, "scope": [], "onEvent": "__CHANNEL__:7" }),
+    );
+    let citations = answer["citations"].as_array().unwrap();
+    let pilot = citations.iter().find(|c| c["page"] == 2 && c["doc_path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf"));
+    let pilot = pilot.unwrap_or_else(|| panic!("no citation of the field guide's page 2: {answer:#}"));
+    let conversation = answer["conversation_id"].as_i64().unwrap();
+    assert_eq!(answer["turn"], 0);
+
+    // The viewer: the cited passage is found on the rendered page.
+    let view = call(
+        &webview,
+        "view_page",
+        json!({ "docId": pilot["doc_id"], "page": 2, "byteStart": pilot["byte_start"], "byteEnd": pilot["byte_end"] }),
+    );
+    assert_eq!(view["kind"], "pdf");
+    let rects = view["highlights"].as_array().unwrap();
+    assert!(!rects.is_empty(), "{view:#}");
+    for r in rects {
+        let (x, y, w, h) = (r["x"].as_f64().unwrap(), r["y"].as_f64().unwrap(), r["w"].as_f64().unwrap(), r["h"].as_f64().unwrap());
+        assert!(w > 0.0 && h > 0.0 && x + w <= 1.0 && y + h <= 1.0, "{r}");
+    }
+    match invoke(&webview, "page_image", json!({ "docId": pilot["doc_id"], "page": 2, "widthPx": 600 })) {
+        Ok(Reply::Raw(png)) => assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n"),
+        _ => panic!("page_image did not return PNG bytes"),
+    }
+    // Text sources open at the byte range.
+    let notes = call(&webview, "list_documents", json!({}))
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"].as_str().unwrap().ends_with("notes.md"))
+        .cloned()
+        .unwrap();
+    let text_view = call(&webview, "view_page", json!({ "docId": notes["doc_id"], "page": 1, "byteStart": 0, "byteEnd": 8 }));
+    assert_eq!(text_view["kind"], "text");
+    assert_eq!(text_view["highlight_end"], 8);
+    assert!(invoke(&webview, "view_page", json!({ "docId": 999_999, "page": 1, "byteStart": null, "byteEnd": null })).is_err());
+
+    // Export and feedback.
+    let markdown = call(&webview, "answer_markdown", json!({ "conversationId": conversation, "turn": 0 }));
+    let markdown = markdown.as_str().unwrap();
+    assert!(markdown.contains("### Sources") && markdown.contains("field-guide-solar-2024.pdf"), "{markdown}");
+    let claim = answer["sentences"][0]["text"].as_str().unwrap_or("claim");
+    call(
+        &webview,
+        "report_citation",
+        json!({ "conversationId": conversation, "turn": 0, "sentence": claim, "chunkId": pilot["chunk_id"], "label": pilot["label"] }),
+    );
+    let feedback = FeedbackStore::open(&dir.path().join("data")).unwrap().list().unwrap();
+    assert_eq!(feedback.len(), 1);
+    assert_eq!(feedback[0].page, 2);
+    assert!(invoke(
+        &webview,
+        "report_citation",
+        json!({ "conversationId": conversation, "turn": 0, "sentence": claim, "chunkId": 12345, "label": "Doc9_p9" })
+    )
+    .is_err());
+
+    // Conversations: follow-up, rename, delete.
+    let follow_up = call(&webview, "ask", json!({ "question": "Who chairs its board?", "conversationId": conversation, "scope": [], "onEvent": "__CHANNEL__:8" }));
+    assert_eq!(follow_up["turn"], 1);
+    assert_eq!(call(&webview, "open_conversation", json!({ "id": conversation })).as_array().unwrap().len(), 2);
+    call(&webview, "rename_conversation", json!({ "id": conversation, "title": "Pilot" }));
+    assert_eq!(call(&webview, "list_conversations", json!({}))[0]["title"], "Pilot");
+    call(&webview, "delete_conversation", json!({ "id": conversation }));
+    assert!(call(&webview, "list_conversations", json!({})).as_array().unwrap().is_empty());
+
+    // Settings: a missing model file is refused.
+    assert!(invoke(&webview, "set_settings", json!({ "settings": { "chat_model": "/nowhere/x.gguf", "embed_model": null, "gpu_offload": false, "data_dir": "" } })).is_err());
+    let settings = call(&webview, "get_settings", json!({}));
+    assert_eq!(settings["data_dir"], dir.path().join("data").display().to_string());
+    let model = call(&webview, "model_status", json!({}));
+    assert!(model["chat_model"].is_string(), "{model}");
+
+    // The window gets this app's commands and nothing else.
+    for forbidden in ["plugin:dialog|open", "plugin:dialog|save", "plugin:opener|open_url", "plugin:opener|open_path"] {
+        let refused = invoke(&webview, forbidden, json!({ "path": "/etc/passwd", "url": "https://example.com", "options": {} }));
+        let message = refused.err().unwrap_or_else(|| panic!("{forbidden} is allowed")).to_string();
+        assert!(message.contains("not allowed"), "{forbidden}: {message}");
+    }
+
+    // Removing a folder removes its documents from the index.
+    call(&webview, "remove_folder", json!({ "path": extra }));
+    let status = call(&webview, "library_status", json!({}));
+    assert!(folder(&status, &extra).is_none());
+    assert_eq!(status["documents"], 3, "{status:#}");
+    assert_eq!(call(&webview, "list_documents", json!({})).as_array().unwrap().len(), 3);
+}
