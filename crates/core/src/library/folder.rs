@@ -132,7 +132,7 @@ impl RunTracker {
                 status.chunks += *chunks as u64;
                 let elapsed = self.started.elapsed().as_secs_f64();
                 let worked = status.files_done.saturating_sub(self.skipped);
-                if elapsed > 0.5 && worked > 0 {
+                if elapsed > 0.2 && worked > 0 {
                     let rate = worked as f64 / elapsed;
                     status.rate_files_per_s = Some(rate);
                     status.eta_s = Some(status.files_total.saturating_sub(status.files_done) as f64 / rate);
@@ -155,7 +155,7 @@ impl RunTracker {
                 status.embed_total = *total;
                 let started = *self.embed_started.get_or_insert_with(Instant::now);
                 let elapsed = started.elapsed().as_secs_f64();
-                if elapsed > 0.5 && *done > 0 {
+                if elapsed > 0.2 && *done > 0 {
                     status.eta_s = Some((*total - *done) as f64 * elapsed / *done as f64);
                 }
                 first
