@@ -126,11 +126,17 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let answer = call(
         &webview,
         "ask",
-        json!({ "question": "In which town did the cooperative start its battery storage pilot?", "conversationId": null, "scope": [], "onEvent": "__CHANNEL__:7" }),
+        json!({
+            "question": "What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?",
+            "conversationId": null,
+            "scope": [],
+            "onEvent": "__CHANNEL__:7"
+        }),
     );
+    assert_eq!(answer["abstained"], false, "{answer:#}");
     let citations = answer["citations"].as_array().unwrap();
-    let pilot = citations.iter().find(|c| c["page"] == 2 && c["doc_path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf"));
-    let pilot = pilot.unwrap_or_else(|| panic!("no citation of the field guide's page 2: {answer:#}"));
+    let pilot = citations.iter().find(|c| c["page"] == 3 && c["doc_path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf"));
+    let pilot = pilot.unwrap_or_else(|| panic!("no citation of the field guide's page 3: {answer:#}"));
     let conversation = answer["conversation_id"].as_i64().unwrap();
     assert_eq!(answer["turn"], 0);
 
@@ -138,7 +144,7 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let view = call(
         &webview,
         "view_page",
-        json!({ "docId": pilot["doc_id"], "page": 2, "byteStart": pilot["byte_start"], "byteEnd": pilot["byte_end"] }),
+        json!({ "docId": pilot["doc_id"], "page": 3, "byteStart": pilot["byte_start"], "byteEnd": pilot["byte_end"] }),
     );
     assert_eq!(view["kind"], "pdf");
     let rects = view["highlights"].as_array().unwrap();
@@ -147,7 +153,7 @@ fn commands_index_answer_view_export_and_respect_permissions() {
         let (x, y, w, h) = (r["x"].as_f64().unwrap(), r["y"].as_f64().unwrap(), r["w"].as_f64().unwrap(), r["h"].as_f64().unwrap());
         assert!(w > 0.0 && h > 0.0 && x + w <= 1.0 && y + h <= 1.0, "{r}");
     }
-    match invoke(&webview, "page_image", json!({ "docId": pilot["doc_id"], "page": 2, "widthPx": 600 })) {
+    match invoke(&webview, "page_image", json!({ "docId": pilot["doc_id"], "page": 3, "widthPx": 600 })) {
         Ok(Reply::Raw(png)) => assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n"),
         _ => panic!("page_image did not return PNG bytes"),
     }
@@ -176,7 +182,7 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     );
     let feedback = FeedbackStore::open(&dir.path().join("data")).unwrap().list().unwrap();
     assert_eq!(feedback.len(), 1);
-    assert_eq!(feedback[0].page, 2);
+    assert_eq!(feedback[0].page, 3);
     assert!(invoke(
         &webview,
         "report_citation",

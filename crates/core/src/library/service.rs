@@ -244,8 +244,8 @@ impl Drop for LibraryService {
 
 /// Documents, chunks and failures per folder, as the stores hold them now.
 fn refresh_counts(engine: &Engine, shared: &Shared) -> Result<()> {
-    let (files, failures, (chunks, embedded), documents) = engine.with_store(|s| {
-        Ok((s.files()?, s.failures()?, s.chunk_counts()?, s.document_count()?))
+    let (docs, failures, (chunks, embedded), documents) = engine.with_store(|s| {
+        Ok((s.all_documents()?, s.failures()?, s.chunk_counts()?, s.document_count()?))
     })?;
     let mut status = shared.status();
     status.documents = documents;
@@ -255,7 +255,9 @@ fn refresh_counts(engine: &Engine, shared: &Shared) -> Result<()> {
         if matches!(folder.state, FolderState::Indexing | FolderState::Embedding) {
             continue;
         }
-        let indexed = files.iter().filter(|f| folder.contains(&f.path)).count() as u64;
+        let inside: Vec<_> = docs.iter().filter(|d| folder.contains(&d.path)).collect();
+        let indexed = inside.len() as u64;
+        folder.pages = inside.iter().map(|d| u64::from(d.page_count)).sum();
         let mut failed: Vec<FailedFile> = failures
             .iter()
             .filter(|(p, _)| folder.contains(p))

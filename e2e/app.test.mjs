@@ -1,0 +1,229 @@
+// End to end in the real built app: WebKitWebDriver through tauri-driver, under Xvfb.
+// Run by e2e/run.sh, which builds the fixtures and sets the environment below.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import path from "node:path";
+
+import { Driver, Keys } from "./webdriver.mjs";
+
+const APP = process.env.PAGEWISE_E2E_APP;
+const FIXTURE = process.env.PAGEWISE_E2E_FIXTURE;
+const DROP_FOLDER = process.env.PAGEWISE_E2E_DROP;
+const ARTIFACTS = process.env.PAGEWISE_E2E_ARTIFACTS;
+const DRIVER = process.env.PAGEWISE_E2E_DRIVER ?? "http://127.0.0.1:4444";
+
+let d;
+const shot = (name) => d.screenshot(path.join(ARTIFACTS, `${name}.png`));
+
+before(async () => {
+  d = await Driver.start(DRIVER, APP, ["--no-sample", FIXTURE]);
+});
+
+after(async () => {
+  if (d) await d.quit();
+});
+
+async function folder(pathEnd) {
+  const items = await d.allByTestId("folder-item");
+  for (const item of items) {
+    if ((await item.attr("data-path"))?.endsWith(pathEnd)) return item;
+  }
+  return null;
+}
+
+async function ask(question) {
+  const before = (await d.allByTestId("answer")).length;
+  const input = await d.byTestId("question-input");
+  await input.clear();
+  await input.type(question);
+  await input.type(Keys.ENTER);
+  // Streaming: an answer bubble appears in state "streaming" and fills token by token.
+  let sawStreaming = false;
+  const answer = await d.waitFor(
+    "the answer to finish",
+    async () => {
+      const all = await d.allByTestId("answer");
+      if (all.length <= before) return null;
+      const last = all[all.length - 1];
+      const state = await last.attr("data-state");
+      if (state === "streaming") sawStreaming = true;
+      return state === "done" ? last : null;
+    },
+    120000,
+    50,
+  );
+  return { answer, sawStreaming };
+}
+
+test("the library indexes the fixture folder and lists the failed file with its reason", async () => {
+  const item = await d.waitFor(
+    "the fixture folder to be up to date",
+    async () => {
+      const f = await folder(path.basename(FIXTURE));
+      return f && (await f.attr("data-state")) === "up_to_date" ? f : null;
+    },
+    180000,
+  );
+  const failedCount = await item.findAll('[data-testid="folder-failed-count"]');
+  assert.ok(failedCount.length === 1, "an error count is shown");
+  assert.match(await failedCount[0].text(), /1/);
+  await failedCount[0].click();
+  const failed = await d.waitFor("the failed file list", async () => {
+    const rows = await d.allByTestId("failed-file");
+    return rows.length ? rows : null;
+  });
+  const text = await failed[0].text();
+  assert.match(text, /broken\.pdf/);
+  assert.match(text, /PDF|pdf|format|damaged|cannot/i, `a reason is given: ${text}`);
+  await shot("library");
+});
+
+test("a question streams an answer whose citation opens the cited page with the passage highlighted", async () => {
+  const { answer, sawStreaming } = await ask("What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?");
+  assert.ok(sawStreaming, "the answer was shown while it streamed");
+  const text = await (await answer.findAll('[data-testid="answer-text"]'))[0].text();
+  assert.ok(text.length > 0);
+  const chips = await answer.findAll('[data-testid="citation-chip"]');
+  if (chips.length === 0) await shot("failure-no-chips");
+  assert.ok(chips.length > 0, `the answer has citation chips: ${await answer.text()}`);
+  let chip = null;
+  for (const c of chips) {
+    if ((await c.attr("data-page")) === "3") chip = c;
+  }
+  assert.ok(chip, "a chip cites page 3 of the field guide, where the capacity is given");
+  assert.equal((await d.allByTestId("abstained-notice")).length, 0, "the question is answered, not abstained");
+  await shot("chat");
+  await chip.click();
+  const label = await d.waitFor("the viewer", async () => {
+    const l = await d.allByTestId("viewer-page-label");
+    return l.length && (await l[0].displayed()) ? l[0] : null;
+  });
+  assert.match(await label.text(), /Page 3 of \d+/);
+  await d.waitFor("the page image", async () => {
+    const imgs = await d.allByTestId("viewer-image");
+    if (!imgs.length) return null;
+    const loaded = await d.execute("const i = arguments[0]; return i.complete && i.naturalWidth > 0;", [{ "element-6066-11e4-a52e-4f735466cecf": imgs[0].id }]);
+    return loaded;
+  });
+  await d.waitFor("a highlight", async () => (await d.allByTestId("highlight")).length > 0);
+  // Every highlight lies on the rendered page (pointer-events are off, so measure in the page).
+  const boxes = await d.execute(`
+    const page = document.querySelector('[data-testid="viewer-image"]').getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid="highlight"]')].map(h => {
+      const r = h.getBoundingClientRect();
+      return { inside: r.left >= page.left - 1 && r.right <= page.right + 1 && r.top >= page.top - 1 && r.bottom <= page.bottom + 1,
+               w: r.width, h: r.height };
+    });`);
+  assert.ok(boxes.length > 0);
+  for (const b of boxes) {
+    assert.ok(b.w > 2 && b.h > 2, `the highlight has a size: ${JSON.stringify(b)}`);
+    assert.ok(b.inside, "the highlight lies on the page");
+  }
+  await shot("viewer-light");
+  await d.execute("document.documentElement.dataset.theme = 'dark';");
+  await shot("viewer-dark");
+  await (await d.byTestId("question-input")).type(Keys.ESCAPE).catch(() => undefined);
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await d.waitFor("the viewer to close", async () => (await d.allByTestId("viewer-page-label")).length === 0 || !(await (await d.byTestId("viewer-page-label")).displayed()));
+  await shot("chat-dark");
+  await d.execute("delete document.documentElement.dataset.theme;");
+});
+
+test("the scope selector limits the sources to the chosen document", async () => {
+  await (await d.byTestId("scope-button")).click();
+  const option = await d.waitFor("the handbook in the scope list", async () => {
+    for (const o of await d.allByTestId("scope-option")) {
+      if ((await o.attr("data-path"))?.endsWith("team-handbook.md")) return o;
+    }
+    return null;
+  });
+  await option.click();
+  await (await d.byTestId("scope-button")).click();
+  await d.waitFor("the scope chip", async () => (await d.allByTestId("scope-chip")).length === 1);
+  await ask("How many days of paid vacation do employees get?");
+  const sources = await d.allByTestId("source-item");
+  assert.ok(sources.length > 0, "the scoped answer has sources");
+  for (const s of sources) {
+    assert.match(await s.attr("title"), /team-handbook\.md$/);
+  }
+  await shot("scoped");
+});
+
+test("a document with HTML, script, images and injected instructions is shown as text only", async () => {
+  await d.execute("for (const c of document.querySelectorAll('[data-testid=scope-chip] button')) c.click();");
+  const { answer } = await ask("What is the rotation code in the vendor security notice?");
+  const report = await d.execute(`
+    const a = arguments[0];
+    return {
+      pwned: window.__pwned ?? null,
+      liveInAnswer: a.querySelectorAll('script, img, iframe, object, embed, a[href]').length,
+      remoteImages: [...document.images].filter(i => !/^(blob:|tauri:|http:\\/\\/tauri\\.localhost|data:)/.test(i.src)).map(i => i.src),
+      scripts: [...document.scripts].filter(s => !s.src).length,
+      text: a.textContent,
+    };`, [{ "element-6066-11e4-a52e-4f735466cecf": answer.id }]);
+  assert.equal(report.pwned, null, "no script from the document ran");
+  assert.equal(report.liveInAnswer, 0, "the answer holds no live HTML");
+  assert.deepEqual(report.remoteImages, [], "no remote image was loaded");
+  assert.equal(report.scripts, 0, "no inline script exists in the page");
+  // Open the hostile document's source page: its text is shown as text too.
+  const sources = await d.allByTestId("source-item");
+  for (const s of sources) {
+    if ((await s.attr("title")).endsWith("vendor-notice.md")) {
+      await s.click();
+      await d.waitFor("the text viewer with the passage marked", async () => (await d.allByTestId("highlight")).length > 0);
+      const marked = await (await d.byTestId("highlight")).text();
+      assert.match(marked, /ORCHID-7731|script|vendor/i, "the passage is marked in the text");
+      await shot("hostile-viewer");
+      const viewerLive = await d.execute("return document.querySelectorAll('[data-testid=viewer] script, [data-testid=viewer] iframe, [data-testid=viewer] img:not([data-testid=viewer-image])').length;");
+      assert.equal(viewerLive, 0, "the viewer shows the document as text");
+      assert.equal(await d.execute("return window.__pwned ?? null;"), null);
+      await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+      break;
+    }
+  }
+  await shot("hostile");
+});
+
+test("a folder dropped from another application (real X11 drag and drop) is indexed with visible progress", async () => {
+  const source = spawn(process.env.PAGEWISE_E2E_PYTHON ?? "/usr/bin/python3", [path.join(import.meta.dirname, "drag_source.py"), DROP_FOLDER], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise((resolve) => source.stdout.once("data", resolve));
+  const x = (args) => execFileSync("xdotool", args, { encoding: "utf8" }).trim();
+  const sourceWindow = await d.waitFor("the drag source window", async () => x(["search", "--name", "pagewise-drag-source"]).split("\n")[0]);
+  const appWindow = x(["search", "--name", "^Pagewise$"]).split("\n")[0];
+  x(["windowmove", sourceWindow, "0", "0"]);
+  x(["windowmove", appWindow, "200", "0"]);
+  await new Promise((r) => setTimeout(r, 300));
+  // Press on the source, move in steps (GTK starts a drag after a threshold), release over the chat.
+  x(["mousemove", "60", "50"]);
+  x(["mousedown", "1"]);
+  for (const [mx, my] of [[70, 55], [90, 60], [140, 80], [300, 200], [600, 400], [700, 420]]) {
+    x(["mousemove", String(mx), String(my)]);
+    await new Promise((r) => setTimeout(r, 120));
+  }
+  x(["mouseup", "1"]);
+  let sawProgress = false;
+  const item = await d.waitFor(
+    "the dropped folder to be indexed",
+    async () => {
+      const f = await folder(path.basename(DROP_FOLDER));
+      if (!f) return null;
+      const state = await f.attr("data-state");
+      if (state === "indexing" || state === "embedding" || state === "queued") {
+        const bars = await f.findAll('[data-testid="folder-progress"]');
+        if (bars.length && (await bars[0].displayed())) {
+          sawProgress = true;
+          await shot("library-progress").catch(() => undefined);
+        }
+      }
+      return state === "up_to_date" ? f : null;
+    },
+    240000,
+    100,
+  );
+  source.kill();
+  assert.ok(item, "the dropped folder was added");
+  assert.ok(sawProgress, "a progress bar was shown while it was indexed");
+  await shot("library-after-drop");
+});

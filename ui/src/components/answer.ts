@@ -1,0 +1,464 @@
+// One question/answer turn in the chat: live step trace and token stream while
+// answering, then the checked answer rendered sentence by sentence with citations.
+
+import * as api from "../api";
+import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
+import { basename, formatMs, shorten } from "../format";
+import { renderInline, renderMarkdown } from "../markdown";
+import { citationKey, selectTurn, state, type UiTurn } from "../store";
+import type { Answer, Citation, EvidencePage, ExportFormat, Sentence, Step } from "../types";
+import { toast, toastError } from "./toast";
+import { attachTooltip } from "./tooltip";
+
+export interface AnswerDeps {
+  openCitation: (c: Citation, answer: Answer) => void;
+  openSource: (p: EvidencePage) => void;
+  retry: (question: string) => void;
+}
+
+const MODE_LABEL: Record<string, string> = {
+  generated: "generated",
+  extractive: "extractive (evidence sentences)",
+  abstained: "not covered",
+  map_reduce: "summarised over many passages",
+};
+
+export class TurnView {
+  readonly el: HTMLElement;
+  private answerEl: HTMLElement;
+  private trace: HTMLDetailsElement;
+  private traceSummary = h("summary", { class: "trace-summary" });
+  private traceList = h("ol", { class: "trace-list" });
+  private traceTouched = false;
+  private progressLine = h("div", { class: "progress-line" });
+  private textEl = h("div", { class: "answer-text", testid: "answer-text" });
+  private streamNode: Text | null = null;
+  private footer = h("div", { class: "answer-footer" });
+
+  constructor(
+    readonly turn: UiTurn,
+    private deps: AnswerDeps,
+  ) {
+    this.trace = h("details", { class: "step-trace", testid: "step-trace" }, this.traceSummary, this.traceList);
+    this.trace.addEventListener("toggle", () => {
+      // a toggle that we did not cause programmatically
+      if (this.trace.open !== this.expectOpen) this.traceTouched = true;
+    });
+    this.answerEl = h(
+      "article",
+      { class: "answer", testid: "answer", attrs: { "aria-live": "polite", tabindex: "-1" } },
+      this.trace,
+      this.progressLine,
+      this.textEl,
+      this.footer,
+    );
+    this.answerEl.addEventListener("click", (e) => {
+      if (this.turn.answer && !(e.target as HTMLElement).closest("button, a, summary, input")) selectTurn(this.turn);
+    });
+    this.el = h(
+      "div",
+      { class: "turn" },
+      h("div", { class: "question-row" }, h("div", { class: "question-bubble", text: turn.question })),
+      this.answerEl,
+    );
+    for (const s of turn.steps) this.traceList.appendChild(stepItem(s));
+    this.render();
+  }
+
+  private expectOpen = false;
+  private setTraceOpen(open: boolean) {
+    if (this.traceTouched) return;
+    this.expectOpen = open;
+    this.trace.open = open;
+  }
+
+  /** Appends a streamed token (plain text while streaming). */
+  appendToken(text: string): void {
+    if (!this.streamNode) {
+      clear(this.textEl);
+      this.streamNode = document.createTextNode("");
+      this.textEl.append(this.streamNode, h("span", { class: "caret", attrs: { "aria-hidden": "true" } }));
+    }
+    this.streamNode.appendData(text);
+  }
+
+  addStep(step: Step): void {
+    this.traceList.appendChild(stepItem(step));
+    this.updateTraceSummary();
+  }
+
+  setProgress(): void {
+    const p = this.turn.progress;
+    this.progressLine.hidden = !p || this.turn.state !== "streaming";
+    if (p) {
+      clear(this.progressLine);
+      this.progressLine.append(
+        h("span", { class: "spinner small" }),
+        ` ${p.what}${p.total > 0 ? ` ${p.done}/${p.total}` : ""}`,
+      );
+    }
+  }
+
+  setSelected(selected: boolean): void {
+    this.answerEl.classList.toggle("selected", selected);
+  }
+
+  private updateTraceSummary(): void {
+    const n = this.turn.steps.length;
+    this.trace.hidden = n === 0;
+    const last = this.turn.steps[n - 1];
+    const live = this.turn.state === "streaming" && last ? ` · ${last.tool}` : "";
+    const total = this.turn.steps.reduce((a, s) => a + (s.ms || 0), 0);
+    this.traceSummary.textContent = `${n} ${n === 1 ? "step" : "steps"}${live}${
+      this.turn.state !== "streaming" && total ? ` · ${formatMs(total)}` : ""
+    }`;
+  }
+
+  /** Full re-render for the current state. */
+  render(): void {
+    const t = this.turn;
+    this.answerEl.dataset.state = t.state;
+    this.answerEl.setAttribute("aria-busy", String(t.state === "streaming"));
+    this.updateTraceSummary();
+    this.setProgress();
+    this.setSelected(state.selectedTurn === t);
+
+    if (t.state === "streaming") {
+      this.setTraceOpen(true);
+      this.textEl.classList.add("streaming");
+      if (!this.streamNode) {
+        replaceChildren(
+          this.textEl,
+          t.streamText
+            ? t.streamText
+            : h("span", { class: "thinking" }, h("span", { class: "spinner small" }), " Searching your documents…"),
+        );
+        if (t.streamText) {
+          this.streamNode = this.textEl.firstChild as Text;
+          this.textEl.append(h("span", { class: "caret", attrs: { "aria-hidden": "true" } }));
+        }
+      }
+      clear(this.footer);
+      return;
+    }
+
+    this.setTraceOpen(false);
+    this.textEl.classList.remove("streaming");
+    this.streamNode = null;
+
+    if (t.state === "stopped") {
+      replaceChildren(this.textEl, h("p", { class: "muted stopped-note", testid: "stopped-note", text: "Stopped." }));
+      replaceChildren(
+        this.footer,
+        h(
+          "div",
+          { class: "answer-actions" },
+          button("Ask again", () => this.deps.retry(t.question), { class: "btn small" }),
+        ),
+      );
+      return;
+    }
+
+    if (t.state === "error") {
+      replaceChildren(
+        this.textEl,
+        h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: t.error ?? "Something went wrong." })),
+      );
+      replaceChildren(
+        this.footer,
+        h(
+          "div",
+          { class: "answer-actions" },
+          button("Retry", () => this.deps.retry(t.question), { class: "btn small" }),
+        ),
+      );
+      return;
+    }
+
+    const a = t.answer!;
+    clear(this.textEl);
+    if (a.abstained) {
+      this.textEl.appendChild(
+        h(
+          "div",
+          { class: "abstained-notice", testid: "abstained-notice", attrs: { role: "note" } },
+          h("strong", { text: "The documents do not cover this." }),
+        ),
+      );
+    }
+    if (a.sentences.length) {
+      this.textEl.appendChild(this.renderSentences(a));
+    } else if (a.answer.trim() && !(a.abstained && /do not cover/i.test(a.answer))) {
+      this.textEl.appendChild(h("div", { class: "md" }, renderMarkdown(a.answer)));
+    } else if (!a.abstained) {
+      this.textEl.appendChild(
+        h("p", {
+          class: "muted",
+          text: t.stopped ? "Stopped before an answer was written." : "No answer was produced.",
+        }),
+      );
+    }
+    if (a.abstained && a.sources.length) {
+      this.textEl.appendChild(
+        h(
+          "div",
+          { class: "nearest" },
+          h("h3", { class: "nearest-title", text: "Nearest passages" }),
+          h("ul", { class: "nearest-list" }, a.sources.map((p) => this.nearestItem(p))),
+        ),
+      );
+    }
+    // a stopped answer is checked and stored; its note says so (older backends: our own line)
+    if (t.stopped && !/stop/i.test(a.note ?? "")) {
+      this.textEl.appendChild(h("p", { class: "note", text: "Stopped — this answer may be incomplete." }));
+    }
+    if (a.note) this.textEl.appendChild(h("p", { class: "note", text: a.note }));
+    this.renderFooter(a);
+  }
+
+  private nearestItem(p: EvidencePage): HTMLElement {
+    const passage = p.passages[0];
+    const b = h(
+      "button",
+      { class: "nearest-item", attrs: { type: "button" }, title: p.doc_path },
+      h("span", { class: "nearest-head", text: `${p.doc_title || basename(p.doc_path)} · p.${p.page}` }),
+      passage ? h("span", { class: "nearest-text", text: snippet(passage.text, 220) }) : null,
+    );
+    b.addEventListener("click", () => this.deps.openSource(p));
+    return h("li", null, b);
+  }
+
+  private renderSentences(a: Answer): HTMLElement {
+    const wrap = h("div", { class: "sentences" });
+    let para: HTMLElement = h("p");
+    let breakNext = false;
+    const newPara = () => {
+      if (para.childNodes.length) wrap.appendChild(para);
+      para = h("p");
+    };
+    a.sentences.forEach((s, idx) => {
+      let text = s.text;
+      const list = /^\s*([-*+•]|\d{1,3}[.)])\s+/.exec(text);
+      const heading = /^\s*#{1,6}\s+/.exec(text);
+      if (breakNext || /^\s*\n/.test(text) || list || heading) newPara();
+      if (list) {
+        para.classList.add("md-li");
+        text = text.slice(list[0].length);
+        para.appendChild(h("span", { class: "li-marker", text: /\d/.test(list[1]) ? `${list[1]} ` : "• " }));
+      } else if (heading) {
+        para.classList.add("md-h");
+        text = text.slice(heading[0].length);
+      }
+      breakNext = /\n\s*$/.test(s.text);
+      para.appendChild(this.sentence(s, idx, text.trim(), a));
+      para.appendChild(document.createTextNode(" "));
+    });
+    newPara();
+    return wrap;
+  }
+
+  private sentence(s: Sentence, idx: number, text: string, a: Answer): HTMLElement {
+    const span = h("span", { class: `sentence status-${s.status}` });
+    span.appendChild(renderInline(text));
+    if (s.status === "unsupported") {
+      span.appendChild(h("span", { class: "unsupported-note", text: " (not supported by the sources)" }));
+    } else if (s.status === "not_covered") {
+      span.appendChild(h("span", { class: "unsupported-note", text: " (not covered by the sources)" }));
+    }
+    for (const c of s.citations) span.append(" ", this.chip(c, idx, s, a));
+    return span;
+  }
+
+  private chip(c: Citation, idx: number, s: Sentence, a: Answer): HTMLElement {
+    const title = c.doc_title || basename(c.doc_path);
+    const chip = h(
+      "button",
+      {
+        class: "chip",
+        testid: "citation-chip",
+        data: { label: c.label, page: c.page, "chunk-id": c.chunk_id },
+        attrs: { type: "button" },
+        title: `${title}, page ${c.page}${c.quote ? `\n“${c.quote}”` : ""}`,
+      },
+      h("span", { class: "chip-text", text: `${shorten(title)} · p.${c.page}` }),
+    );
+    chip.addEventListener("click", () => this.deps.openCitation(c, a));
+    attachTooltip(chip, () => `${title} · page ${c.page}`, () => (c.quote ? `“${c.quote}”` : ""));
+
+    const key = citationKey(idx, c.chunk_id, c.label);
+    const t = this.turn;
+    const canReport = t.conversationId !== null && t.turnIndex !== null;
+    const flag = h("button", {
+      class: "chip-flag",
+      testid: "citation-flag",
+      attrs: {
+        type: "button",
+        "aria-label": `Report: ${title} p.${c.page} does not support this sentence`,
+      },
+      title: canReport ? "Does not support this" : "Reporting is available once the answer is saved",
+    });
+    const markReported = () => {
+      flag.disabled = true;
+      flag.classList.add("reported");
+      flag.textContent = "reported";
+      flag.title = "Reported: does not support this";
+      flag.dataset.reported = "true";
+    };
+    if (t.reported.has(key)) markReported();
+    else {
+      flag.appendChild(icon("flag", 12));
+      flag.disabled = !canReport;
+      flag.addEventListener("click", async () => {
+        if (t.conversationId === null || t.turnIndex === null) return;
+        try {
+          await withBusy(flag, () =>
+            api.reportCitation(t.conversationId!, t.turnIndex!, s.text, c.chunk_id, c.label),
+          );
+          t.reported.add(key);
+          markReported();
+        } catch (e) {
+          toastError(e, "Could not report");
+        }
+      });
+    }
+    return h("span", { class: "cite" }, chip, flag);
+  }
+
+  private renderFooter(a: Answer): void {
+    const t = this.turn;
+    const saved = t.conversationId !== null && t.turnIndex !== null;
+    const copyBtn = button("", (e) => void this.copy(e.currentTarget as HTMLButtonElement, a), {
+      class: "btn small ghost",
+      title: "Copy answer as Markdown with citations",
+    });
+    copyBtn.append(icon("copy", 14), h("span", { text: "Copy" }));
+    const exportMd = button("", (e) => void this.export(e.currentTarget as HTMLButtonElement, "markdown"), {
+      class: "btn small ghost",
+      title: saved ? "Export as Markdown file" : "Export is available once the answer is saved",
+    });
+    exportMd.append(icon("download", 14), "Export Markdown");
+    const exportCsv = button("", (e) => void this.export(e.currentTarget as HTMLButtonElement, "csv"), {
+      class: "btn small ghost",
+      title: saved ? "Export citations as CSV" : "Export is available once the answer is saved",
+    });
+    exportCsv.append(icon("download", 14), "Export CSV");
+    exportMd.disabled = exportCsv.disabled = !saved;
+
+    const meta: string[] = [MODE_LABEL[a.mode] ?? a.mode];
+    if (a.timings?.total_ms) meta.push(formatMs(a.timings.total_ms));
+    if (a.model) meta.push(basename(a.model));
+    replaceChildren(
+      this.footer,
+      h("div", { class: "answer-actions" }, copyBtn, exportMd, exportCsv),
+      h("div", { class: "answer-meta", text: meta.join(" · ") }),
+    );
+  }
+
+  private async copy(btn: HTMLButtonElement, a: Answer): Promise<void> {
+    const t = this.turn;
+    try {
+      const md = await withBusy(btn, async () =>
+        t.conversationId !== null && t.turnIndex !== null
+          ? api.answerMarkdown(t.conversationId, t.turnIndex)
+          : localMarkdown(a),
+      );
+      await copyText(md);
+      const label = btn.querySelector("span");
+      if (label) {
+        label.textContent = "Copied";
+        window.setTimeout(() => (label.textContent = "Copy"), 1500);
+      }
+    } catch (e) {
+      toastError(e, "Could not copy");
+    }
+  }
+
+  private async export(btn: HTMLButtonElement, format: ExportFormat): Promise<void> {
+    const t = this.turn;
+    if (t.conversationId === null || t.turnIndex === null) return;
+    try {
+      const path = await withBusy(btn, () => api.exportAnswer(t.conversationId!, t.turnIndex!, format));
+      if (path) toast(`Saved to ${path}`, "success");
+    } catch (e) {
+      toastError(e, "Could not export");
+    }
+  }
+}
+
+function stepItem(s: Step): HTMLElement {
+  let input: string;
+  let oneLine: string;
+  try {
+    input = typeof s.input === "string" ? s.input : JSON.stringify(s.input, null, 2) ?? "";
+    oneLine = typeof s.input === "string" ? s.input : JSON.stringify(s.input) ?? "";
+  } catch {
+    input = oneLine = String(s.input);
+  }
+  // one compact line per step; input JSON and observation on expand
+  return h(
+    "li",
+    { class: "step" },
+    h(
+      "details",
+      null,
+      h(
+        "summary",
+        { class: "step-head" },
+        h("span", { class: "step-tool", text: s.tool }),
+        h("span", { class: "step-brief", text: snippet(oneLine, 90) }),
+        h("span", { class: "step-ms", text: formatMs(s.ms) }),
+      ),
+      h("div", { class: "step-label", text: "Input" }),
+      h("pre", { class: "step-input", text: input }),
+      s.observation ? h("div", { class: "step-label", text: "Observation" }) : null,
+      s.observation ? h("pre", { class: "step-observation", text: s.observation }) : null,
+    ),
+  );
+}
+
+export function snippet(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+}
+
+/** Markdown for Copy when the backend cannot produce it (unsaved answer). */
+export function localMarkdown(a: Answer): string {
+  const body = a.sentences.length
+    ? a.sentences
+        .map((s) => s.text.trim() + s.citations.map((c) => ` [${c.label}]`).join(""))
+        .join(" ")
+    : a.answer;
+  const seen = new Set<string>();
+  const refs: string[] = [];
+  for (const c of a.citations.length ? a.citations : a.sentences.flatMap((s) => s.citations)) {
+    if (seen.has(c.label)) continue;
+    seen.add(c.label);
+    refs.push(`- [${c.label}] ${c.doc_title}, p. ${c.page} — ${c.doc_path}`);
+  }
+  return refs.length ? `${body}\n\n${refs.join("\n")}\n` : `${body}\n`;
+}
+
+/** Clipboard write with a fallback for webviews without the async API. */
+export async function copyText(text: string): Promise<void> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return;
+    }
+  } catch {
+    // fall through to the legacy path
+  }
+  const ta = h("textarea", { class: "visually-hidden", attrs: { readonly: true, "aria-hidden": "true" } });
+  ta.value = text;
+  document.body.appendChild(ta);
+  const prev = document.activeElement as HTMLElement | null;
+  ta.select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } finally {
+    ta.remove();
+    prev?.focus();
+  }
+  if (!ok) throw new Error("The clipboard is not available");
+}

@@ -1,0 +1,418 @@
+// Main chat column: header, model banner, turns, empty state and composer.
+
+import * as api from "../api";
+import { button, h, icon, replaceChildren, withBusy } from "../dom";
+import {
+  bus,
+  newUid,
+  resetChat,
+  selectTurn,
+  setAsking,
+  state,
+  type UiTurn,
+} from "../store";
+import type { Answer, Citation, EvidencePage } from "../types";
+import { TurnView } from "./answer";
+import { conversationTitle, refreshConversations } from "./conversations";
+import { addFolder } from "./library";
+import { createScopeSelector } from "./scope";
+import { toastError } from "./toast";
+
+export interface ChatDeps {
+  openCitation: (c: Citation, answer: Answer) => void;
+  openSource: (p: EvidencePage) => void;
+  openSettings: () => void;
+  sourcesToggle: HTMLElement;
+}
+
+export interface Chat {
+  el: HTMLElement;
+  focusInput: () => void;
+  newChat: () => void;
+  openConversation: (id: number) => Promise<void>;
+  ask: (q: string) => Promise<void>;
+}
+
+const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+export const MOD = isMac ? "⌘" : "Ctrl+";
+
+export function createChat(deps: ChatDeps): Chat {
+  const views = new Map<UiTurn, TurnView>();
+  const turnDeps = {
+    openCitation: deps.openCitation,
+    openSource: deps.openSource,
+    retry: (q: string) => void ask(q),
+  };
+
+  // ------------------------------------------------------------ header & banner
+  const title = h("h1", { class: "chat-title", text: "New chat" });
+  const header = h("header", { class: "chat-header" }, title, deps.sourcesToggle);
+
+  const bannerText = h("span", { class: "banner-text" });
+  const bannerBtn = button("Settings…", () => deps.openSettings(), { class: "btn small" });
+  const banner = h(
+    "div",
+    { class: "banner warn", testid: "model-banner", attrs: { role: "status" } },
+    icon("alert", 18),
+    bannerText,
+    bannerBtn,
+  );
+  banner.hidden = true;
+  bus.on("modelStatus", (m) => {
+    const problem = m.chat_model_problem;
+    banner.hidden = !problem;
+    if (problem) {
+      bannerText.textContent = "";
+      bannerText.append(
+        h("strong", { text: problem }),
+        h("span", { text: " — answers will be extractive: evidence sentences with citations; search works." }),
+      );
+    }
+  });
+
+  // ------------------------------------------------------------ turns & empty state
+  const list = h("div", { class: "turns" });
+  const suggestions = h("div", { class: "suggestions" });
+  const emptyBody = h("div", { class: "empty-body" });
+  const empty = h(
+    "div",
+    { class: "empty-state" },
+    h("div", { class: "empty-mark" }, icon("chat", 28)),
+    h("h2", { class: "empty-title", text: "Ask your documents" }),
+    emptyBody,
+    suggestions,
+  );
+  const inner = h("div", { class: "chat-inner" }, empty, list);
+  const scroller = h("div", { class: "chat-scroll" }, inner);
+
+  let stick = true;
+  scroller.addEventListener("scroll", () => {
+    stick = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 48;
+  });
+  const scrollToBottom = (force = false) => {
+    if (force || stick) {
+      scroller.scrollTop = scroller.scrollHeight;
+      stick = true;
+    }
+  };
+
+  let suggestionsLoaded = false;
+  let suggestionsLoading = false;
+  async function loadSuggestions() {
+    if (suggestionsLoading) return;
+    suggestionsLoading = true;
+    replaceChildren(suggestions, h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Finding good questions…"));
+    try {
+      const qs = await api.suggestedQuestions();
+      if (!state.library || state.library.folders.length === 0 || state.turns.length > 0) {
+        replaceChildren(suggestions);
+        return;
+      }
+      suggestionsLoaded = qs.length > 0 || !state.library.busy;
+      if (qs.length === 0) {
+        replaceChildren(
+          suggestions,
+          h("div", {
+            class: "empty-hint",
+            text: state.library.busy
+              ? "Suggestions appear once some documents are indexed."
+              : "Ask anything about the documents in your library.",
+          }),
+        );
+        return;
+      }
+      replaceChildren(
+        suggestions,
+        qs.map((q) => {
+          const b = button(q, () => void ask(q), { class: "suggestion", testid: "suggested-question" });
+          return b;
+        }),
+      );
+    } catch (e) {
+      replaceChildren(suggestions);
+      toastError(e, "Could not load suggested questions");
+    } finally {
+      suggestionsLoading = false;
+    }
+  }
+
+  function renderEmpty() {
+    const isEmpty = state.turns.length === 0;
+    empty.hidden = !isEmpty;
+    if (!isEmpty) return;
+    const lib = state.library;
+    if (!lib) {
+      // wait for the first library status before deciding what to suggest
+      replaceChildren(emptyBody, h("p", { class: "muted" }, h("span", { class: "spinner small" }), " Loading your library…"));
+      return;
+    }
+    if (lib.folders.length === 0) {
+      const add = button("", (e) => void addFolder(e.currentTarget as HTMLButtonElement), { class: "btn primary" });
+      add.append(icon("plus", 14), "Add a folder");
+      replaceChildren(
+        emptyBody,
+        h("p", { class: "muted", text: "Pagewise answers questions from your own files — PDFs, Markdown and text — and shows the pages it used. Everything stays on this computer." }),
+        add,
+      );
+      replaceChildren(suggestions);
+      suggestionsLoaded = false;
+      return;
+    }
+    replaceChildren(
+      emptyBody,
+      h("p", { class: "muted", text: "Answers cite the pages they come from. Try one of these:" }),
+    );
+    if (!suggestionsLoaded) void loadSuggestions();
+  }
+
+  // ------------------------------------------------------------ composer
+  const input = h("textarea", {
+    class: "question-input",
+    testid: "question-input",
+    attrs: {
+      rows: 1,
+      placeholder: "Ask a question about your documents…",
+      "aria-label": "Question",
+      spellcheck: "true",
+    },
+  });
+  const sendBtn = button("", () => void ask(input.value), {
+    class: "send-button",
+    testid: "send-button",
+    title: "Send (Enter)",
+    attrs: { "aria-label": "Send" },
+  });
+  sendBtn.appendChild(icon("send", 18));
+  const stopBtn = button("", () => void stop(), {
+    class: "stop-button",
+    testid: "stop-button",
+    title: "Stop answering",
+    attrs: { "aria-label": "Stop" },
+  });
+  stopBtn.append(icon("stop", 14), h("span", { text: "Stop" }));
+  stopBtn.hidden = true;
+
+  const autoGrow = () => {
+    input.style.height = "auto";
+    input.style.height = `${Math.min(input.scrollHeight, 220)}px`;
+  };
+  const updateSend = () => {
+    sendBtn.disabled = state.asking || !input.value.trim();
+  };
+  input.addEventListener("input", () => {
+    autoGrow();
+    updateSend();
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing && e.keyCode !== 229) {
+      e.preventDefault();
+      if (!state.asking) void ask(input.value);
+    }
+  });
+
+  const composer = h(
+    "footer",
+    { class: "composer" },
+    h(
+      "div",
+      { class: "composer-inner" },
+      createScopeSelector(),
+      h("div", { class: "input-row" }, input, sendBtn, stopBtn),
+      h("div", { class: "composer-hint", text: `Enter to send · Shift+Enter for a new line · ${MOD}K to focus · ${MOD}N new chat` }),
+    ),
+  );
+
+  bus.on("asking", (v) => {
+    sendBtn.hidden = v;
+    stopBtn.hidden = !v;
+    stopBtn.disabled = false;
+    updateSend();
+  });
+
+  // ------------------------------------------------------------ actions
+  async function stop() {
+    const t = state.turns[state.turns.length - 1];
+    if (t && t.state === "streaming") t.stopped = true;
+    try {
+      await withBusy(stopBtn, () => api.stopAnswer());
+    } catch (e) {
+      toastError(e, "Could not stop");
+    }
+  }
+
+  function addView(t: UiTurn): TurnView {
+    const v = new TurnView(t, turnDeps);
+    views.set(t, v);
+    list.appendChild(v.el);
+    return v;
+  }
+
+  async function ask(raw: string): Promise<void> {
+    const question = raw.trim();
+    if (!question || state.asking) return;
+    input.value = "";
+    autoGrow();
+    const epoch = state.epoch;
+    const turn: UiTurn = {
+      uid: newUid(),
+      question,
+      state: "streaming",
+      streamText: "",
+      steps: [],
+      progress: null,
+      answer: null,
+      error: null,
+      conversationId: state.conversationId,
+      turnIndex: null,
+      stopped: false,
+      reported: new Set(),
+    };
+    state.turns.push(turn);
+    renderEmpty();
+    const view = addView(turn);
+    setAsking(true);
+    selectTurn(turn);
+    scrollToBottom(true);
+
+    try {
+      const answer = await api.ask(question, state.conversationId, [...state.scope], (ev) => {
+        if (epoch !== state.epoch) return;
+        if (ev.kind === "token") {
+          turn.streamText += ev.text;
+          view.appendToken(ev.text);
+        } else if (ev.kind === "step") {
+          turn.steps.push(ev.step);
+          view.addStep(ev.step);
+        } else if (ev.kind === "progress") {
+          turn.progress = { done: ev.done, total: ev.total, what: ev.what };
+          view.setProgress();
+        }
+        scrollToBottom();
+      });
+      if (epoch !== state.epoch) return;
+      turn.answer = answer;
+      turn.state = "done";
+      if (answer.steps && answer.steps.length >= turn.steps.length) turn.steps = answer.steps;
+      const conv = answer.conversation_id ?? state.conversationId;
+      turn.conversationId = conv;
+      if (conv !== null) {
+        state.conversationId = conv;
+        // the backend says where the answer was stored; older backends did not, so
+        // count: turns are stored in order and a rejected ask stores nothing
+        turn.turnIndex =
+          answer.turn ??
+          state.turns.filter((t) => t !== turn && t.turnIndex !== null && t.conversationId === conv).length;
+      }
+      // rebuild the view so the final step list is authoritative
+      const fresh = new TurnView(turn, turnDeps);
+      view.el.replaceWith(fresh.el);
+      views.set(turn, fresh);
+      bus.emit("turnUpdated", turn);
+      selectTurn(turn);
+      scrollToBottom();
+      void refreshConversations().then(updateTitle);
+    } catch (e) {
+      if (epoch !== state.epoch) return;
+      if (api.isStopped(e)) {
+        // stopped before any token arrived: nothing was stored; not an error
+        turn.state = "stopped";
+        turn.stopped = true;
+        view.render();
+        bus.emit("turnUpdated", turn);
+        return;
+      }
+      turn.state = "error";
+      turn.error = api.errorText(e);
+      view.render();
+      bus.emit("turnUpdated", turn);
+      toastError(e, "Could not answer");
+    } finally {
+      if (epoch === state.epoch) setAsking(false);
+      updateSend();
+    }
+  }
+
+  async function stopIfAsking() {
+    if (state.asking) {
+      try {
+        await api.stopAnswer();
+      } catch {
+        /* ignore: we are leaving this chat anyway */
+      }
+    }
+  }
+
+  function renderAll() {
+    views.clear();
+    replaceChildren(list);
+    for (const t of state.turns) addView(t);
+    renderEmpty();
+    updateTitle();
+    updateSend();
+  }
+
+  function updateTitle() {
+    title.textContent = conversationTitle(state.conversationId) ?? (state.conversationId === null ? "New chat" : "Conversation");
+    title.title = title.textContent;
+  }
+
+  function newChat() {
+    void stopIfAsking();
+    resetChat(null, []);
+    input.value = "";
+    autoGrow();
+    focusInput();
+  }
+
+  async function openConversation(id: number): Promise<void> {
+    try {
+      const turns = await api.openConversation(id);
+      await stopIfAsking();
+      const ui: UiTurn[] = turns.map((t, i) => ({
+        uid: newUid(),
+        question: t.question,
+        state: t.answer ? "done" : "error",
+        streamText: "",
+        steps: t.answer?.steps ?? [],
+        progress: null,
+        answer: t.answer,
+        error: t.answer ? null : "This stored answer could not be read.",
+        conversationId: id,
+        turnIndex: t.answer?.turn ?? i,
+        stopped: false,
+        reported: new Set(),
+      }));
+      resetChat(id, ui);
+      window.requestAnimationFrame(() => scrollToBottom(true));
+    } catch (e) {
+      toastError(e, "Could not open conversation");
+    }
+  }
+
+  function focusInput() {
+    input.focus();
+  }
+
+  bus.on("chatReset", renderAll);
+  bus.on("conversations", updateTitle);
+  bus.on("selectedTurn", (sel) => {
+    for (const [t, v] of views) v.setSelected(t === sel);
+  });
+  let hadFolders: boolean | null = null;
+  let docCount = -1;
+  bus.on("library", (lib) => {
+    const has = lib.folders.length > 0;
+    // refresh the empty state when the library goes from empty to non-empty or grows a lot
+    if (has !== hadFolders || (docCount === 0 && lib.documents > 0)) {
+      suggestionsLoaded = false;
+      hadFolders = has;
+      renderEmpty();
+    }
+    docCount = lib.documents;
+  });
+
+  renderAll();
+
+  const el = h("main", { class: "chat" }, header, banner, scroller, composer);
+  return { el, focusInput, newChat, openConversation, ask };
+}

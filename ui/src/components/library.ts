@@ -1,0 +1,283 @@
+// Library section of the sidebar: folders with live indexing status.
+
+import * as api from "../api";
+import { button, h, icon, replaceChildren, withBusy } from "../dom";
+import { basename, folderFraction, folderProgressText, formatAgo, formatCount } from "../format";
+import { bus, setLibrary, state } from "../store";
+import type { FolderState, FolderStatus, LibraryStatus } from "../types";
+import { confirmDialog } from "./modal";
+import { toast, toastError } from "./toast";
+
+const STATE_LABEL: Record<FolderState, string> = {
+  queued: "queued",
+  indexing: "indexing",
+  embedding: "embedding",
+  paused: "paused",
+  stopped: "stopped",
+  up_to_date: "up to date",
+  unavailable: "unavailable",
+  error: "error",
+};
+
+/** One folder row; updated in place so clicks are never lost to re-renders. */
+class FolderRow {
+  readonly el: HTMLElement;
+  private name = h("span", { class: "folder-name" });
+  private badge = h("span", { class: "badge" });
+  private progress = h("div", { class: "progress", testid: "folder-progress", attrs: { role: "progressbar" } });
+  private bar = h("div", { class: "progress-bar" });
+  private detail = h("div", { class: "folder-detail" });
+  private failedBtn = h("button", { class: "link-button failed-count", testid: "folder-failed-count", attrs: { type: "button" } });
+  private failedList = h("ul", { class: "failed-list" });
+  private errorLine = h("div", { class: "folder-error" });
+  private expanded = false;
+  private status!: FolderStatus;
+
+  constructor(status: FolderStatus) {
+    this.progress.appendChild(this.bar);
+    const remove = button("", () => void this.remove(remove), {
+      class: "icon-button folder-remove",
+      testid: "remove-folder-button",
+      title: "Remove folder from library",
+      attrs: { "aria-label": "Remove folder" },
+    });
+    remove.appendChild(icon("trash", 14));
+    this.failedBtn.addEventListener("click", () => {
+      this.expanded = !this.expanded;
+      this.renderFailed();
+    });
+    this.el = h(
+      "li",
+      { class: "folder-item", testid: "folder-item" },
+      h("div", { class: "folder-head" }, icon("folder", 15), this.name, this.badge, remove),
+      this.progress,
+      this.detail,
+      this.errorLine,
+      h("div", { class: "folder-failed" }, this.failedBtn),
+      this.failedList,
+    );
+    this.update(status);
+  }
+
+  update(s: FolderStatus): void {
+    this.status = s;
+    this.el.dataset.path = s.path;
+    this.el.dataset.state = s.state;
+    this.el.title = s.path;
+    this.name.textContent = basename(s.path);
+    this.badge.textContent = STATE_LABEL[s.state] ?? s.state;
+    this.badge.className = `badge state-${s.state}`;
+
+    const running = s.state === "indexing" || s.state === "embedding";
+    this.progress.hidden = !running;
+    if (running) {
+      const frac = folderFraction(s);
+      this.progress.classList.toggle("indeterminate", frac === null);
+      this.bar.style.width = frac === null ? "30%" : `${(frac * 100).toFixed(1)}%`;
+      this.progress.setAttribute("aria-valuemin", "0");
+      this.progress.setAttribute("aria-valuemax", "100");
+      if (frac !== null) this.progress.setAttribute("aria-valuenow", String(Math.round(frac * 100)));
+      else this.progress.removeAttribute("aria-valuenow");
+      this.detail.textContent = folderProgressText(s);
+    } else if (s.state === "up_to_date") {
+      const when = s.last_indexed ? ` · indexed ${formatAgo(s.last_indexed)}` : "";
+      this.detail.textContent = `${formatCount(s.files_total, "file")} · ${formatCount(s.pages, "page")}${when}`;
+    } else if (s.state === "queued") {
+      this.detail.textContent = "waiting to be indexed";
+    } else if (s.state === "paused") {
+      this.detail.textContent = `paused at ${s.files_done}/${s.files_total} files`;
+    } else if (s.state === "stopped") {
+      this.detail.textContent = `stopped at ${s.files_done}/${s.files_total} files · partly indexed`;
+    } else if (s.state === "unavailable") {
+      this.detail.textContent = "folder not reachable (unmounted or moved?)";
+    } else {
+      this.detail.textContent = `${formatCount(s.files_total, "file")} · ${formatCount(s.pages, "page")}`;
+    }
+
+    this.errorLine.textContent = s.error ?? "";
+    this.errorLine.hidden = !s.error;
+
+    const n = s.failed.length;
+    this.failedBtn.parentElement!.hidden = n === 0;
+    this.failedBtn.textContent = `${formatCount(n, "file")} failed ${this.expanded ? "▴" : "▾"}`;
+    this.failedBtn.setAttribute("aria-expanded", String(this.expanded));
+    if (n === 0) this.expanded = false;
+    this.renderFailed();
+  }
+
+  private renderFailed(): void {
+    const n = this.status.failed.length;
+    this.failedBtn.textContent = `${formatCount(n, "file")} failed ${this.expanded ? "▴" : "▾"}`;
+    this.failedBtn.setAttribute("aria-expanded", String(this.expanded));
+    this.failedList.hidden = !this.expanded;
+    if (!this.expanded) return;
+    replaceChildren(
+      this.failedList,
+      this.status.failed.map((f) =>
+        h(
+          "li",
+          { class: "failed-file", testid: "failed-file", title: f.path },
+          h("span", { class: "failed-path", text: f.path }),
+          h("span", { class: "failed-reason", text: f.reason }),
+        ),
+      ),
+    );
+  }
+
+  private async remove(btn: HTMLButtonElement): Promise<void> {
+    const path = this.status.path;
+    const ok = await confirmDialog(
+      "Remove folder?",
+      `Remove “${basename(path)}” from the library? Its documents leave the index; the files on disk are not touched.\n\n${path}`,
+      "Remove",
+      true,
+    );
+    if (!ok) return;
+    try {
+      await withBusy(btn, () => api.removeFolder(path));
+      toast(`Removed ${basename(path)}`, "success");
+      void refreshLibrary();
+    } catch (e) {
+      toastError(e, "Could not remove folder");
+    }
+  }
+}
+
+export async function refreshLibrary(): Promise<void> {
+  try {
+    setLibrary(await api.libraryStatus());
+  } catch (e) {
+    toastError(e, "Could not read library status");
+  }
+}
+
+export async function addFolder(btn: HTMLButtonElement | null): Promise<void> {
+  try {
+    const added = await withBusy(btn, () => api.addFolderDialog());
+    if (added.length) {
+      toast(added.length === 1 ? `Adding ${basename(added[0])}` : `Adding ${added.length} folders`, "success");
+      void refreshLibrary();
+    }
+  } catch (e) {
+    toastError(e, "Could not add folder");
+  }
+}
+
+export function createLibraryPanel(): HTMLElement {
+  const rows = new Map<string, FolderRow>();
+  const list = h("ul", { class: "folder-list" });
+  const summary = h("div", { class: "library-summary" });
+  // the library as a whole could not start (index unreadable, models missing…)
+  const errorText = h("span", { class: "library-error-text" });
+  const errorBox = h(
+    "div",
+    { class: "library-error", testid: "library-error", attrs: { role: "alert" } },
+    icon("alert", 16),
+    errorText,
+  );
+  errorBox.hidden = true;
+  // something to know that is not an error ("starting…", a rescan)
+  const notice = h("div", { class: "library-notice", testid: "library-notice", attrs: { role: "status" } });
+  notice.hidden = true;
+  const empty = h("div", { class: "empty-hint", text: "No folders yet. Add a folder of PDFs, Markdown or text files." });
+  const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading library…");
+
+  const addBtn = button("", (e) => void addFolder(e.currentTarget as HTMLButtonElement), {
+    class: "btn small",
+    testid: "add-folder-button",
+    title: "Add a folder to the library",
+  });
+  addBtn.append(icon("plus", 14), "Add folder");
+
+  const pauseBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.pauseIndexing, "Could not pause"), {
+    class: "btn small",
+    testid: "pause-button",
+    title: "Pause indexing",
+  });
+  pauseBtn.append(icon("pause", 14), "Pause");
+  const resumeBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.resumeIndexing, "Could not resume"), {
+    class: "btn small",
+    testid: "resume-button",
+    title: "Resume indexing",
+  });
+  resumeBtn.append(icon("play", 14), "Resume");
+  const cancelBtn = button(
+    "",
+    async (e) => {
+      const btn = e.currentTarget as HTMLButtonElement;
+      const ok = await confirmDialog(
+        "Cancel indexing?",
+        "Stop the current indexing run. What is already indexed stays searchable; the rest is picked up next time.",
+        "Cancel indexing",
+        true,
+      );
+      if (ok) await act(btn, api.cancelIndexing, "Could not cancel");
+    },
+    { class: "btn small", testid: "cancel-button", title: "Cancel indexing" },
+  );
+  cancelBtn.append(icon("stop", 14), "Cancel");
+  const controls = h("div", { class: "library-controls" }, pauseBtn, resumeBtn, cancelBtn);
+
+  async function act(btn: HTMLButtonElement, fn: () => Promise<void>, what: string) {
+    try {
+      await withBusy(btn, fn);
+      void refreshLibrary();
+    } catch (err) {
+      toastError(err, what);
+    }
+  }
+
+  const render = (s: LibraryStatus | null) => {
+    loading.hidden = s !== null;
+    if (!s) return;
+    errorBox.hidden = !s.error;
+    errorText.textContent = s.error ?? "";
+    notice.hidden = !s.notice;
+    notice.textContent = s.notice ?? "";
+    empty.hidden = s.folders.length > 0 || !!s.error;
+    const seen = new Set<string>();
+    s.folders.forEach((f, i) => {
+      seen.add(f.path);
+      let row = rows.get(f.path);
+      if (!row) {
+        row = new FolderRow(f);
+        rows.set(f.path, row);
+      } else {
+        row.update(f);
+      }
+      if (list.children[i] !== row.el) list.insertBefore(row.el, list.children[i] ?? null);
+    });
+    for (const [path, row] of rows) {
+      if (!seen.has(path)) {
+        row.el.remove();
+        rows.delete(path);
+      }
+    }
+    const parts = [formatCount(s.documents, "document"), formatCount(s.chunks, "passage")];
+    if (s.pending_vectors > 0) parts.push(`${s.pending_vectors.toLocaleString("en-US")} vectors pending`);
+    summary.textContent = parts.join(" · ");
+    summary.hidden = s.folders.length === 0;
+
+    const anyRunning = s.busy || s.folders.some((f) => ["queued", "indexing", "embedding"].includes(f.state));
+    pauseBtn.hidden = s.paused || !anyRunning;
+    resumeBtn.hidden = !s.paused;
+    cancelBtn.hidden = !(anyRunning || s.paused);
+    controls.hidden = pauseBtn.hidden && resumeBtn.hidden && cancelBtn.hidden;
+  };
+
+  bus.on("library", render);
+  render(state.library);
+
+  return h(
+    "section",
+    { class: "sidebar-section library", attrs: { "aria-label": "Library" } },
+    h("div", { class: "section-head" }, h("h2", { text: "Library" }), addBtn),
+    errorBox,
+    notice,
+    summary,
+    controls,
+    loading,
+    empty,
+    list,
+  );
+}

@@ -1,0 +1,123 @@
+// Right-hand Sources panel: the evidence pages of the selected answer.
+
+import { button, h, icon, replaceChildren } from "../dom";
+import { basename } from "../format";
+import { bus, state, type UiTurn } from "../store";
+import type { EvidencePage } from "../types";
+import { snippet } from "./answer";
+
+const STORAGE_KEY = "pagewise.sourcesOpen";
+
+export interface SourcesPanel {
+  el: HTMLElement;
+  toggle: HTMLButtonElement;
+  setOpen(open: boolean): void;
+}
+
+export function createSourcesPanel(openSource: (p: EvidencePage) => void): SourcesPanel {
+  const list = h("ol", { class: "source-list" });
+  const subtitle = h("div", { class: "sources-subtitle" });
+  const closeBtn = button("", () => setOpen(false), {
+    class: "icon-button",
+    title: "Hide sources",
+    attrs: { "aria-label": "Hide sources panel" },
+  });
+  closeBtn.appendChild(icon("x", 16));
+  const el = h(
+    "aside",
+    { class: "sources", testid: "sources-panel", attrs: { "aria-label": "Sources" } },
+    h("div", { class: "sources-head" }, h("h2", { text: "Sources" }), closeBtn),
+    subtitle,
+    list,
+  );
+
+  const count = h("span", { class: "count" });
+  const toggle = h(
+    "button",
+    { class: "btn small ghost sources-toggle", attrs: { type: "button", "aria-pressed": "true" }, title: "Show or hide the sources panel" },
+    icon("sidebar", 14),
+    "Sources",
+    count,
+  );
+  toggle.addEventListener("click", () => setOpen(Boolean(el.hidden)));
+
+  function setOpen(open: boolean) {
+    el.hidden = !open;
+    toggle.setAttribute("aria-pressed", String(open));
+    document.body.classList.toggle("sources-closed", !open);
+    try {
+      localStorage.setItem(STORAGE_KEY, open ? "1" : "0");
+    } catch {
+      /* storage unavailable */
+    }
+  }
+
+  function item(p: EvidencePage): HTMLElement {
+    const heading = p.passages.find((x) => x.heading_path.length)?.heading_path ?? [];
+    const passage = p.passages[0];
+    const b = h(
+      "button",
+      { class: "source-item", testid: "source-item", data: { page: p.page, label: p.label, "doc-id": p.doc_id }, attrs: { type: "button" }, title: p.doc_path },
+      h(
+        "div",
+        { class: "source-top" },
+        h("span", { class: "source-label", text: p.label }),
+        h("span", { class: "source-title", text: p.doc_title || basename(p.doc_path) }),
+      ),
+      h(
+        "div",
+        { class: "source-meta" },
+        h("span", { text: `p. ${p.page}` }),
+        p.modified ? h("span", { text: p.modified }) : null,
+        h("span", { class: "source-score", title: "Retrieval score", text: p.score.toFixed(2) }),
+      ),
+      heading.length ? h("div", { class: "source-heading", text: heading.join(" › ") }) : null,
+      passage ? h("div", { class: "source-snippet", text: snippet(passage.text, 180) }) : null,
+    );
+    b.addEventListener("click", () => openSource(p));
+    return h("li", null, b);
+  }
+
+  function render(t: UiTurn | null) {
+    const a = t?.answer ?? null;
+    count.textContent = a && a.sources.length ? String(a.sources.length) : "";
+    if (!t) {
+      subtitle.textContent = "";
+      replaceChildren(list, h("li", { class: "empty-hint", text: "Sources of an answer appear here." }));
+      return;
+    }
+    subtitle.textContent = t.question;
+    subtitle.title = t.question;
+    if (!a) {
+      replaceChildren(
+        list,
+        t.state === "streaming"
+          ? h("li", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Gathering sources…")
+          : h("li", { class: "empty-hint", text: "No sources." }),
+      );
+      return;
+    }
+    if (!a.sources.length) {
+      replaceChildren(list, h("li", { class: "empty-hint", text: "This answer has no sources." }));
+      return;
+    }
+    replaceChildren(list, a.sources.map(item));
+  }
+
+  bus.on("selectedTurn", render);
+  bus.on("turnUpdated", (t) => {
+    if (t === state.selectedTurn) render(t);
+  });
+  render(state.selectedTurn);
+
+  // open by default, except on narrow windows where the panel overlays the chat
+  let initial = !window.matchMedia("(max-width: 980px)").matches;
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    if (stored !== null && initial) initial = stored !== "0";
+  } catch {
+    /* ignore */
+  }
+  setOpen(initial);
+  return { el, toggle, setOpen };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { basename, folderProgressText, formatDuration, shorten, splitByteRange } from "./format";
+
+describe("splitByteRange (UTF-8 byte offsets)", () => {
+  it("ASCII", () => {
+    expect(splitByteRange("hello world", 6, 11)).toEqual(["hello ", "world", ""]);
+  });
+
+  it("multi-byte characters before the range shift byte offsets", () => {
+    // "Größe" = G r ö(2) ß(2) e → 7 bytes
+    const text = "Größe: 12 cm";
+    const start = new TextEncoder().encode("Größe: ").length; // 9
+    expect(splitByteRange(text, start, start + 2)).toEqual(["Größe: ", "12", " cm"]);
+  });
+
+  it("emoji and CJK", () => {
+    const text = "🙂 日本語 text";
+    const b = new TextEncoder().encode("🙂 ").length;
+    const e = b + new TextEncoder().encode("日本語").length;
+    expect(splitByteRange(text, b, e)).toEqual(["🙂 ", "日本語", " text"]);
+  });
+
+  it("offsets inside a character snap outwards", () => {
+    // "é" is 2 bytes: [0xc3, 0xa9]; start=1 lands inside it
+    expect(splitByteRange("éa", 1, 2)).toEqual(["", "é", "a"]);
+    expect(splitByteRange("aé", 0, 2)).toEqual(["", "aé", ""]);
+  });
+
+  it("clamps and handles null/empty ranges", () => {
+    expect(splitByteRange("abc", 1, 99)).toEqual(["a", "bc", ""]);
+    expect(splitByteRange("abc", null, 2)).toBeNull();
+    expect(splitByteRange("abc", 2, 2)).toBeNull();
+  });
+});
+
+describe("formatting helpers", () => {
+  it("shorten", () => {
+    expect(shorten("Short title")).toBe("Short title");
+    const s = shorten("A very long document title that keeps going");
+    expect(Array.from(s).length).toBeLessThanOrEqual(28);
+    expect(s.endsWith("…")).toBe(true);
+  });
+
+  it("basename", () => {
+    expect(basename("/home/me/Documents/Research/")).toBe("Research");
+    expect(basename("C:\\Users\\me\\Notes")).toBe("Notes");
+  });
+
+  it("durations", () => {
+    expect(formatDuration(42)).toBe("42s");
+    expect(formatDuration(185)).toBe("3m 05s");
+    expect(formatDuration(3720)).toBe("1h 02m");
+  });
+
+  it("folder progress line", () => {
+    expect(
+      folderProgressText({
+        state: "indexing",
+        files_done: 12,
+        files_total: 40,
+        pages: 310,
+        embedded: 0,
+        embed_total: 0,
+        rate_files_per_s: 2.5,
+        eta_s: 11,
+      }),
+    ).toBe("12/40 files · 310 pages · 2.5 files/s · ETA 11s");
+  });
+});

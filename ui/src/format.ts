@@ -1,0 +1,115 @@
+// Pure formatting helpers (unit-tested in node).
+
+/** Shortens a title to at most `max` characters, ending with an ellipsis. */
+export function shorten(title: string, max = 28): string {
+  const t = title.trim().replace(/\s+/g, " ");
+  const chars = Array.from(t); // don't cut surrogate pairs
+  if (chars.length <= max) return t;
+  return chars.slice(0, max - 1).join("").trimEnd() + "…";
+}
+
+/** Last path component (folder or file name), handling / and \ separators. */
+export function basename(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, "");
+  const parts = trimmed.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+/** "1h 02m", "3m 05s", "42s" */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "–";
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  const hrs = Math.floor(m / 60);
+  return `${hrs}h ${String(m % 60).padStart(2, "0")}m`;
+}
+
+export function formatRate(rate: number | null): string | null {
+  if (rate === null || !Number.isFinite(rate)) return null;
+  if (rate >= 10) return `${Math.round(rate)} files/s`;
+  return `${rate.toFixed(1)} files/s`;
+}
+
+export function formatCount(n: number, singular: string, plural = singular + "s"): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : plural}`;
+}
+
+/** Relative time for unix seconds, e.g. "5 min ago", falling back to a date. */
+export function formatAgo(unixSecs: number, now = Date.now() / 1000): string {
+  const d = now - unixSecs;
+  if (d < 45) return "just now";
+  if (d < 3600) return `${Math.round(d / 60)} min ago`;
+  if (d < 86400) return `${Math.round(d / 3600)} h ago`;
+  if (d < 86400 * 7) return `${Math.round(d / 86400)} d ago`;
+  return new Date(unixSecs * 1000).toISOString().slice(0, 10);
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+}
+
+export function folderProgressText(f: {
+  state: string;
+  files_done: number;
+  files_total: number;
+  pages: number;
+  embedded: number;
+  embed_total: number;
+  rate_files_per_s: number | null;
+  eta_s: number | null;
+}): string {
+  const parts: string[] = [];
+  if (f.state === "embedding") {
+    parts.push(`${f.embedded.toLocaleString("en-US")}/${f.embed_total.toLocaleString("en-US")} vectors`);
+    parts.push(formatCount(f.pages, "page"));
+  } else {
+    parts.push(`${f.files_done.toLocaleString("en-US")}/${f.files_total.toLocaleString("en-US")} files`);
+    parts.push(formatCount(f.pages, "page"));
+    const r = formatRate(f.rate_files_per_s);
+    if (r) parts.push(r);
+  }
+  if (f.eta_s !== null && Number.isFinite(f.eta_s)) parts.push(`ETA ${formatDuration(f.eta_s)}`);
+  return parts.join(" · ");
+}
+
+/** Fraction 0..1 of the current run of a folder, or null when unknown. */
+export function folderFraction(f: {
+  state: string;
+  files_done: number;
+  files_total: number;
+  embedded: number;
+  embed_total: number;
+}): number | null {
+  if (f.state === "embedding") return f.embed_total > 0 ? Math.min(1, f.embedded / f.embed_total) : null;
+  return f.files_total > 0 ? Math.min(1, f.files_done / f.files_total) : null;
+}
+
+// ------------------------------------------------------------------ UTF-8 byte ranges
+
+const enc = new TextEncoder();
+const dec = new TextDecoder("utf-8");
+
+/**
+ * Splits `text` at the UTF-8 byte range [start, end) into [before, inside, after].
+ * Offsets are clamped into the text; an offset that falls inside a multi-byte
+ * character is moved to that character's start (for `start`) or end (for `end`),
+ * so no character is ever cut in half. Returns null when there is no range.
+ */
+export function splitByteRange(
+  text: string,
+  start: number | null,
+  end: number | null,
+): [string, string, string] | null {
+  if (start === null || end === null) return null;
+  const bytes = enc.encode(text);
+  let s = Math.max(0, Math.min(bytes.length, Math.floor(start)));
+  let e = Math.max(0, Math.min(bytes.length, Math.floor(end)));
+  if (e < s) [s, e] = [e, s];
+  while (s > 0 && s < bytes.length && (bytes[s] & 0xc0) === 0x80) s--;
+  while (e < bytes.length && e > 0 && (bytes[e] & 0xc0) === 0x80) e++;
+  if (e === s) return null;
+  return [dec.decode(bytes.subarray(0, s)), dec.decode(bytes.subarray(s, e)), dec.decode(bytes.subarray(e))];
+}

@@ -1,0 +1,185 @@
+// Entry point: builds the layout, loads initial state, wires backend events
+// and global keyboard shortcuts.
+
+import "./styles.css";
+import * as api from "./api";
+import { button, h, icon } from "./dom";
+import { createChat } from "./components/chat";
+import { createConversationsPanel } from "./components/conversations";
+import { createLibraryPanel, refreshLibrary } from "./components/library";
+import { closeTopLayer, hasLayers } from "./components/modal";
+import { openSettings } from "./components/settings";
+import { createSourcesPanel } from "./components/sources";
+import { toast, toastError } from "./components/toast";
+import { showTooltip } from "./components/tooltip";
+import { openViewer } from "./components/viewer";
+import { loadDocuments, setLibrary, setModelStatus } from "./store";
+import type { Answer, Citation, EvidencePage } from "./types";
+
+// ?theme=dark|light forces a theme (debugging / screenshots).
+const theme = new URLSearchParams(location.search).get("theme");
+if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+
+/**
+ * The document id of a citation. Citations carry `doc_id`; answers stored by
+ * older versions may not, so then the document is looked up by its path.
+ */
+async function docIdForCitation(c: Citation, a: Answer): Promise<number | null> {
+  if (typeof c.doc_id === "number") return c.doc_id;
+  const byPath = a.sources.find((p) => p.doc_path === c.doc_path);
+  if (byPath) return byPath.doc_id;
+  const docs = await loadDocuments();
+  return docs.find((d) => d.path === c.doc_path)?.doc_id ?? null;
+}
+
+function openCitation(c: Citation, a: Answer): void {
+  docIdForCitation(c, a)
+    .then((docId) => {
+      if (docId === null) {
+        toast(`“${c.doc_title}” is no longer in the library.`, "error");
+        return;
+      }
+      openViewer({ docId, page: c.page, byteStart: c.byte_start, byteEnd: c.byte_end });
+    })
+    .catch((e) => toastError(e, "Could not open the cited page"));
+}
+
+function openSource(p: EvidencePage): void {
+  const first = p.passages[0];
+  openViewer({
+    docId: p.doc_id,
+    page: p.page,
+    byteStart: first ? first.byte_start : null,
+    byteEnd: first ? first.byte_end : null,
+  });
+}
+
+function build(): void {
+  const app = document.getElementById("app")!;
+  const sources = createSourcesPanel(openSource);
+  const chat = createChat({ openCitation, openSource, openSettings, sourcesToggle: sources.toggle });
+
+  const settingsBtn = button("", () => openSettings(), {
+    class: "btn ghost settings-button",
+    testid: "settings-button",
+    title: "Settings",
+  });
+  settingsBtn.append(icon("gear", 16), "Settings");
+
+  const sidebar = h(
+    "nav",
+    { class: "sidebar", attrs: { "aria-label": "Library and conversations" } },
+    h("div", { class: "brand" }, h("span", { class: "brand-mark", text: "P" }), h("span", { class: "brand-name", text: "Pagewise" })),
+    h(
+      "div",
+      { class: "sidebar-scroll" },
+      createLibraryPanel(),
+      createConversationsPanel({ open: chat.openConversation, newChat: chat.newChat }),
+    ),
+    h("div", { class: "sidebar-foot" }, settingsBtn),
+  );
+
+  app.append(h("div", { class: "layout" }, sidebar, chat.el, sources.el));
+
+  // ---------------------------------------------------------- keyboard
+  document.addEventListener("keydown", (e) => {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
+      e.preventDefault();
+      if (!hasLayers()) chat.focusInput();
+    } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "n") {
+      e.preventDefault();
+      if (hasLayers()) return;
+      chat.newChat();
+    } else if (e.key === "Escape" && !e.defaultPrevented) {
+      if (closeTopLayer()) e.preventDefault();
+    }
+  });
+
+  // ---------------------------------------------------------- drag & drop overlay
+  // The shell handles real OS drops (and emits files-dropped); this overlay is
+  // only visual feedback where the webview sees the drag.
+  const overlay = h(
+    "div",
+    { class: "drop-overlay", attrs: { "aria-hidden": "true" } },
+    h("div", { class: "drop-box" }, icon("plus", 28), h("div", { text: "Drop files or folders here to add them to the library" })),
+  );
+  overlay.hidden = true;
+  document.body.appendChild(overlay);
+  let dragDepth = 0;
+  const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes("Files");
+  window.addEventListener("dragenter", (e) => {
+    if (!hasFiles(e)) return;
+    dragDepth++;
+    overlay.hidden = false;
+  });
+  window.addEventListener("dragover", (e) => {
+    if (hasFiles(e)) e.preventDefault();
+  });
+  window.addEventListener("dragleave", () => {
+    dragDepth = Math.max(0, dragDepth - 1);
+    if (dragDepth === 0) overlay.hidden = true;
+  });
+  window.addEventListener("drop", (e) => {
+    dragDepth = 0;
+    overlay.hidden = true;
+    if (!hasFiles(e)) return;
+    e.preventDefault();
+    if (!api.isTauri()) {
+      const n = e.dataTransfer?.files.length ?? 0;
+      toast(`Adding ${n} ${n === 1 ? "item" : "items"}`, "info");
+    }
+  });
+
+  // ---------------------------------------------------------- backend events & initial state
+  void api.onLibraryStatus(setLibrary).catch((e) => toastError(e, "Could not subscribe to library status"));
+  void api
+    .onFilesDropped((paths) => {
+      toast(`Adding ${paths.length} ${paths.length === 1 ? "item" : "items"}`, "info");
+      void refreshLibrary();
+    })
+    .catch((e) => toastError(e));
+  void api.onNewChat(() => {
+    if (!hasLayers()) chat.newChat();
+  }).catch((e) => toastError(e));
+
+  void refreshLibrary();
+  api
+    .modelStatus()
+    .then(setModelStatus)
+    .catch((e) => toastError(e, "Could not read model status"));
+
+  void api.usingMock().then((mock) => {
+    if (!mock || !import.meta.env.DEV) return;
+    document.body.classList.add("mock-backend");
+    void debugHooks(chat.ask);
+  });
+
+  chat.focusInput();
+}
+
+/**
+ * Dev-mock only, for screenshots: ?ask=question asks on load, then
+ * ?open=citation|text|settings|scope|failed opens that part of the UI.
+ */
+async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const q = params.get("ask");
+  const open = params.get("open");
+  const click = (sel: string) => document.querySelector<HTMLElement>(sel)?.click();
+  if (q) await ask(q);
+  await new Promise((r) => setTimeout(r, 300));
+  if (open === "citation") click('[data-testid="citation-chip"]');
+  else if (open === "text") {
+    const chips = document.querySelectorAll<HTMLElement>('[data-testid="citation-chip"]');
+    chips[chips.length - 1]?.click();
+  } else if (open === "settings") openSettings();
+  else if (open === "scope") click('[data-testid="scope-button"]');
+  else if (open === "failed") click('[data-testid="folder-failed-count"]');
+  else if (open === "tooltip") {
+    const chip = document.querySelector<HTMLElement>('[data-testid="citation-chip"]');
+    if (chip) showTooltip(chip, chip.textContent ?? "", chip.title.split("\n")[1] ?? "");
+  }
+}
+
+build();
