@@ -17,7 +17,7 @@ python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 # (WebKitWebDriver under Xvfb, xdotool and a GTK drag source for a real drag and drop).
 if [ "$(uname)" = Linux ]; then
   for pkg in pkg-config file libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev \
-             librsvg2-dev libsoup-3.0-dev webkit2gtk-driver xvfb xauth xdotool python3-gi gir1.2-gtk-3.0; do
+             librsvg2-dev libsoup-3.0-dev webkit2gtk-driver xvfb xauth xdotool imagemagick python3-gi gir1.2-gtk-3.0; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
 fi

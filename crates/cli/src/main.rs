@@ -3,6 +3,7 @@
 //! engine and formats what it returns for people (or as JSON for scripts).
 
 mod ask_cmd;
+mod conversations_cmd;
 mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
@@ -40,6 +41,23 @@ enum Command {
     /// Answer evaluation: gold-page citations, abstaining, label validity, time to first token.
     #[command(name = "eval-answers")]
     EvalAnswers(eval_answers_cmd::EvalAnswersArgs),
+    /// List, show, rename and delete conversations.
+    #[command(subcommand)]
+    Conversations(conversations_cmd::ConversationsCmd),
+    /// Export an answer as Markdown with numbered sources, or its provenance as CSV.
+    Export {
+        conversation: i64,
+        /// The answer's place in the conversation (0 for the first).
+        #[arg(long, default_value_t = 0)]
+        turn: usize,
+        #[arg(long, value_enum, default_value = "markdown")]
+        format: conversations_cmd::ExportFormat,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// "Does not support this" reports on citations; export them as evaluation questions.
+    #[command(subcommand)]
+    Feedback(conversations_cmd::FeedbackCmd),
     /// Page-level retrieval evaluation: recall@1/5/10 and MRR@10 per search mode.
     Eval(eval_cmd::EvalArgs),
     /// Print the text Pagewise extracts from files (per page with --json).
@@ -93,6 +111,9 @@ fn main() {
         Command::Eval(args) => eval_cmd::run(&ctx, args),
         Command::Ask(args) => ask_cmd::run(&ctx, args),
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
+        Command::Conversations(cmd) => conversations_cmd::conversations(&ctx, cmd),
+        Command::Export { conversation, turn, format, out } => conversations_cmd::export(&ctx, conversation, turn, format, out),
+        Command::Feedback(cmd) => conversations_cmd::feedback(&ctx, cmd),
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
