@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import { Driver, Keys } from "./webdriver.mjs";
@@ -173,8 +174,9 @@ test("a document with HTML, script, images and injected instructions is shown as
     if ((await s.attr("title")).endsWith("vendor-notice.md")) {
       await s.click();
       await d.waitFor("the text viewer with the passage marked", async () => (await d.allByTestId("highlight")).length > 0);
-      const marked = await (await d.byTestId("highlight")).text();
-      assert.match(marked, /ORCHID-7731|script|vendor/i, "the passage is marked in the text");
+      const marked = (await (await d.byTestId("highlight")).text()).replace(/\s+/g, " ").trim();
+      const source = readFileSync(path.join(FIXTURE, "vendor-notice.md"), "utf8").replace(/\s+/g, " ");
+      assert.ok(marked.length > 0 && source.includes(marked), `the marked passage is text of the document: ${marked}`);
       await shot("hostile-viewer");
       const viewerLive = await d.execute("return document.querySelectorAll('[data-testid=viewer] script, [data-testid=viewer] iframe, [data-testid=viewer] img:not([data-testid=viewer-image])').length;");
       assert.equal(viewerLive, 0, "the viewer shows the document as text");

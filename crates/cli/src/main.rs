@@ -9,6 +9,7 @@ mod eval_cmd;
 mod index_cmd;
 mod search_cmd;
 mod tools_cmd;
+mod watch_cmd;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +35,13 @@ struct Cli {
 enum Command {
     /// Index files and folders (only what changed since the last run).
     Index(index_cmd::IndexArgs),
+    /// Keep folders indexed as files are created, changed, moved and deleted (until Ctrl-C).
+    Watch(watch_cmd::WatchArgs),
+    /// Per folder: files, indexed, failed (with reasons), pending, last scan, freshness, store sizes.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
     /// Search the index; prints ranked passages with document, page and score.
     Search(search_cmd::SearchArgs),
     /// Answer a question from the indexed documents, with checked [Doc_p] citations.
@@ -111,6 +119,8 @@ fn main() {
         Command::Eval(args) => eval_cmd::run(&ctx, args),
         Command::Ask(args) => ask_cmd::run(&ctx, args),
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
+        Command::Watch(args) => watch_cmd::watch(&ctx, args),
+        Command::Status { json } => watch_cmd::status(&ctx, json),
         Command::Conversations(cmd) => conversations_cmd::conversations(&ctx, cmd),
         Command::Export { conversation, turn, format, out } => conversations_cmd::export(&ctx, conversation, turn, format, out),
         Command::Feedback(cmd) => conversations_cmd::feedback(&ctx, cmd),

@@ -261,7 +261,7 @@ fn classify_lines(text: &str, format: Format, counter: &dyn TokenCounter) -> Vec
         let t = raw.trim();
         let kind = if t.is_empty() {
             LineKind::Blank
-        } else if format == Format::Markdown {
+        } else if format != Format::Pdf && format != Format::Text {
             if t.starts_with("```") {
                 in_code = !in_code;
                 LineKind::Text

@@ -161,4 +161,12 @@ fn a_missing_folder_is_marked_unavailable_and_keeps_its_documents() {
     let status = wait(&service, "the check at start", Duration::from_secs(60), |s| state(s, &folder) == Some(FolderState::Unavailable));
     assert_eq!(status.documents, 2, "an unplugged drive does not wipe its documents");
     assert!(status.folders[0].error.is_some());
+    // The drive comes back with a new file on it: the folder is watched and indexed again.
+    std::fs::rename(&moved, &folder).unwrap();
+    std::fs::write(folder.join("new.md"), "# New\n\nWritten while the drive was away.\n").unwrap();
+    service.recheck().unwrap();
+    let back = wait(&service, "the folder to come back", Duration::from_secs(60), |s| {
+        state(s, &folder) == Some(FolderState::UpToDate) && s.documents == 3
+    });
+    assert!(back.folders[0].error.is_none());
 }

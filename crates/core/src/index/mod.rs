@@ -13,7 +13,7 @@ pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{VectorIndex, VectorSettings};
 pub use crate::parse::pool::Parser;
-pub use writer::IndexRun;
+pub use writer::{last_scan_key, IndexRun};
 
 use crate::error::Result;
 

@@ -3,8 +3,10 @@
 //! status per folder and a reader that follows every commit. Knows nothing of any UI.
 
 mod folder;
+pub mod health;
 mod service;
 mod watch;
 
+pub use health::{health, FolderHealth, Health};
 pub use folder::{FailedFile, FolderState, FolderStatus, LibraryStatus};
 pub use service::{LibraryService, StatusListener};

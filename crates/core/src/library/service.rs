@@ -3,7 +3,7 @@
 //! that callers read and are told about. Searching goes through a reader that is reopened
 //! after each commit, so it never waits for the writer.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -23,6 +23,9 @@ use crate::progress::{Progress, ProgressSink, Silent};
 pub type StatusListener = Box<dyn Fn(&LibraryStatus) + Send + Sync>;
 
 const EMIT_EVERY: Duration = Duration::from_millis(250);
+/// How often folders that are unavailable, or that could not be watched, are looked at again
+/// (the fallback for drives that come back and for systems out of watch handles).
+const RECHECK_EVERY: Duration = Duration::from_secs(30);
 
 enum Command {
     Index(Vec<PathBuf>),
@@ -31,6 +34,7 @@ enum Command {
     RescanAll(String),
     Remove(PathBuf, Sender<Result<()>>),
     ReindexAll,
+    Recheck,
     Wake,
     Shutdown,
 }
@@ -124,7 +128,7 @@ impl LibraryService {
         let thread = std::thread::Builder::new()
             .name("pagewise-indexer".into())
             .spawn(move || {
-                let mut worker = Worker { engine: writer, shared: thread_shared, queue: VecDeque::new(), watcher };
+                let mut worker = Worker { engine: writer, shared: thread_shared, queue: VecDeque::new(), watcher, unwatched: HashSet::new() };
                 worker.run(receiver, roots);
             })
             .map_err(|e| Error::Worker(format!("cannot start the indexing thread: {e}")))?;
@@ -197,6 +201,11 @@ impl LibraryService {
     pub fn reindex_all(&self) -> Result<()> {
         self.shared.cancel_run.store(true, Ordering::SeqCst);
         self.send(Command::ReindexAll)
+    }
+
+    /// Looks again at unavailable and unwatched folders now (this also happens every 30 s).
+    pub fn recheck(&self) -> Result<()> {
+        self.send(Command::Recheck)
     }
 
     /// A reader of the current index (reopened after each commit). Fails until the first
@@ -276,6 +285,8 @@ struct Worker {
     shared: Arc<Shared>,
     queue: VecDeque<PathBuf>,
     watcher: FolderWatcher,
+    /// Folders whose watch could not be set up; re-scanned on every recheck.
+    unwatched: HashSet<PathBuf>,
 }
 
 /// Reports a run's progress into the folder's status.
@@ -310,9 +321,13 @@ impl Worker {
         loop {
             let idle = self.queue.is_empty() || self.shared.paused.load(Ordering::SeqCst);
             let command = if idle {
-                match commands.recv() {
+                match commands.recv_timeout(RECHECK_EVERY) {
                     Ok(c) => Some(c),
-                    Err(_) => return,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.recheck();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return,
                 }
             } else {
                 match commands.recv_timeout(Duration::from_millis(1)) {
@@ -369,6 +384,7 @@ impl Worker {
             }
             Command::Remove(root, reply) => {
                 self.queue.retain(|r| r != &root);
+                self.unwatched.remove(&root);
                 self.watcher.unwatch(&root);
                 let result = self.engine.remove_root(&root, &Silent).map(|_| ());
                 self.shared.reader_stale.store(true, Ordering::SeqCst);
@@ -397,6 +413,7 @@ impl Worker {
                 self.shared.reader_stale.store(true, Ordering::SeqCst);
                 self.shared.publish(true);
             }
+            Command::Recheck => self.recheck(),
             Command::Wake => {}
             Command::Shutdown => return false,
         }
@@ -428,8 +445,35 @@ impl Worker {
         self.shared.publish(true);
     }
 
-    fn mark_watch_error(&self, root: &Path, e: &Error) {
-        self.shared.update_folder(root, true, |f| f.error = Some(format!("not watched for changes: {e}")));
+    fn mark_watch_error(&mut self, root: &Path, e: &Error) {
+        self.unwatched.insert(root.to_path_buf());
+        self.shared.update_folder(root, true, |f| {
+            f.error = Some(format!("not watched for changes ({e}); checked every {} s instead", RECHECK_EVERY.as_secs()))
+        });
+    }
+
+    /// Folders that came back are watched and indexed again; folders without a watch are
+    /// re-scanned (cheap: size and mtime decide what is redone).
+    fn recheck(&mut self) {
+        let folders: Vec<(PathBuf, FolderState)> = self.shared.status().folders.iter().map(|f| (f.path.clone(), f.state)).collect();
+        for (root, state) in folders {
+            if state == FolderState::Unavailable && root.exists() {
+                match self.watcher.watch(&root) {
+                    Ok(()) => {
+                        self.unwatched.remove(&root);
+                    }
+                    Err(e) => self.mark_watch_error(&root, &e),
+                }
+                self.shared.update_folder(&root, true, |f| f.error = None);
+                self.enqueue(root);
+            } else if self.unwatched.contains(&root) && state != FolderState::Unavailable {
+                if self.watcher.watch(&root).is_ok() {
+                    self.unwatched.remove(&root);
+                    self.shared.update_folder(&root, true, |f| f.error = None);
+                }
+                self.enqueue(root);
+            }
+        }
     }
 
     fn index(&mut self, root: PathBuf) {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use notify::RecursiveMode;
+use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
 
 use crate::error::{Error, Result};
@@ -27,7 +27,12 @@ impl FolderWatcher {
     pub(crate) fn new(on_event: impl Fn(WatchEvent) + Send + 'static) -> Result<FolderWatcher> {
         let debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| match result {
             Ok(events) => {
-                let paths: Vec<PathBuf> = events.into_iter().flat_map(|e| e.event.paths).collect();
+                // Reading a file (the indexer itself hashes and parses them) is not a change.
+                let paths: Vec<PathBuf> = events
+                    .into_iter()
+                    .filter(|e| !matches!(e.event.kind, EventKind::Access(_)))
+                    .flat_map(|e| e.event.paths)
+                    .collect();
                 if !paths.is_empty() {
                     on_event(WatchEvent::Changed(paths));
                 }

@@ -1,12 +1,19 @@
 //! Files → `Document { pages }`. One file per format; `clean` removes running headers and
-//! footers; `worker` runs the PDF parser in a separate process so a crash or hang in PDFium
-//! cannot take the indexer down.
+//! footers; `worker` runs the PDF, DOCX and EPUB parsers in a separate process so a crash, a
+//! hang or a zip bomb costs one file, never the indexer.
 
+pub mod archive;
 mod clean;
+pub mod csv;
+pub mod docx;
+pub mod encoding;
+pub mod epub;
+pub mod html;
 pub mod pdf;
 pub mod pool;
 pub mod text;
 pub mod worker;
+mod xml;
 
 use std::path::Path;
 
@@ -21,6 +28,10 @@ pub enum Format {
     Pdf,
     Markdown,
     Text,
+    Docx,
+    Html,
+    Csv,
+    Epub,
 }
 
 impl Format {
@@ -30,6 +41,10 @@ impl Format {
             "pdf" => Some(Format::Pdf),
             "md" | "markdown" => Some(Format::Markdown),
             "txt" | "text" => Some(Format::Text),
+            "docx" => Some(Format::Docx),
+            "html" | "htm" | "xhtml" => Some(Format::Html),
+            "csv" | "tsv" => Some(Format::Csv),
+            "epub" => Some(Format::Epub),
             _ => None,
         }
     }
@@ -39,7 +54,17 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Markdown => "markdown",
             Format::Text => "text",
+            Format::Docx => "docx",
+            Format::Html => "html",
+            Format::Csv => "csv",
+            Format::Epub => "epub",
         }
+    }
+
+    /// Container formats go through the worker process (with its time and memory limits);
+    /// plain text is read in-process under a size limit.
+    pub fn needs_isolation(self) -> bool {
+        matches!(self, Format::Pdf | Format::Docx | Format::Epub)
     }
 }
 

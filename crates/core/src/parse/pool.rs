@@ -6,6 +6,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use super::archive::ZipLimits;
+use super::csv::parse_csv;
+use super::docx::parse_docx;
+use super::epub::parse_epub;
+use super::html::parse_html;
 use super::pdf::{parse_pdf, PdfLimits};
 use super::text::parse_text;
 use super::worker::IsolatedParser;
@@ -27,23 +32,37 @@ pub struct ParseJob {
     pub size: u64,
 }
 
+/// Parses a file of a format that needs isolation (see [`Format::needs_isolation`]); what
+/// the worker process runs, and what tests run in-process.
+pub fn parse_contained(pdfium_lib: &Path, path: &Path, format: Format, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
+    match format {
+        Format::Pdf => parse_pdf(pdfium_lib, path, limits),
+        Format::Docx => Ok(parse_docx(path, ZipLimits::default())),
+        Format::Epub => Ok(parse_epub(path, ZipLimits::default())),
+        other => Ok(Err(format!("{} files are not parsed in the worker", other.as_str()))),
+    }
+}
+
 impl Parser {
     pub fn parse(&mut self, path: &Path, format: Format, size: u64, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
-        match format {
-            Format::Pdf => match self {
-                Parser::InProcess { pdfium_lib, limits } => parse_pdf(pdfium_lib, path, *limits),
-                Parser::Isolated(worker) => worker.parse(path),
-            },
-            Format::Text | Format::Markdown => {
-                if size > max_text_bytes {
-                    return Ok(Err(format!("text file of {size} bytes, over the limit of {max_text_bytes}")));
-                }
-                match std::fs::read(path) {
-                    Ok(bytes) => Ok(parse_text(path, &bytes, format)),
-                    Err(e) => Ok(Err(format!("cannot read: {e}"))),
-                }
-            }
+        if format.needs_isolation() {
+            return match self {
+                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits),
+                Parser::Isolated(worker) => worker.parse(path, format),
+            };
         }
+        if size > max_text_bytes {
+            return Ok(Err(format!("text file of {size} bytes, over the limit of {max_text_bytes}")));
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) => return Ok(Err(format!("cannot read: {e}"))),
+        };
+        Ok(match format {
+            Format::Html => parse_html(path, &bytes),
+            Format::Csv => parse_csv(path, &bytes),
+            _ => parse_text(path, &bytes, format),
+        })
     }
 }
 

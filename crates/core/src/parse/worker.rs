@@ -1,5 +1,6 @@
-//! PDF parsing in a child process. PDFium is C++ fed with untrusted bytes: a crash, a hang or
-//! a runaway allocation there must cost one file, not the indexer. The parent sends one
+//! Parsing in a child process. PDFium is C++ fed with untrusted bytes, and ZIP-based formats
+//! can be bombs: a crash, a hang or a runaway allocation there must cost one file, not the
+//! indexer. The parent sends one
 //! request line per file and waits with a deadline; a child that dies or overruns is killed,
 //! the file is reported, and the next file gets a fresh child.
 
@@ -11,13 +12,20 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::pdf::{parse_pdf, PdfLimits};
-use super::{Document, ParseFailure};
+use super::pdf::PdfLimits;
+use super::pool::parse_contained;
+use super::{Document, Format, ParseFailure};
 use crate::error::{Error, Result};
 
 #[derive(Serialize, Deserialize)]
 struct Request {
     path: PathBuf,
+    #[serde(default = "pdf")]
+    format: Format,
+}
+
+fn pdf() -> Format {
+    Format::Pdf
 }
 
 #[derive(Serialize, Deserialize)]
@@ -46,7 +54,7 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
         if fault_injection {
             inject_fault(&request.path);
         }
-        let response = match parse_pdf(pdfium_lib, &request.path, limits) {
+        let response = match parse_contained(pdfium_lib, &request.path, request.format, limits) {
             Ok(Ok(doc)) => Response::Parsed(doc),
             Ok(Err(reason)) => Response::Failed(reason),
             Err(e) => Response::Broken(e.to_string()),
@@ -133,16 +141,16 @@ impl IsolatedParser {
         Ok(RunningWorker { child, stdin, lines })
     }
 
-    /// Parses one PDF. `Ok(Err(reason))` is a file-level failure (including a crash or
+    /// Parses one file. `Ok(Err(reason))` is a file-level failure (including a crash or
     /// timeout of the worker); `Err` means the worker cannot run at all.
-    pub fn parse(&mut self, path: &Path) -> Result<Result<Document, ParseFailure>> {
+    pub fn parse(&mut self, path: &Path, format: Format) -> Result<Result<Document, ParseFailure>> {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
         let Some(worker) = self.running.as_mut() else {
             return Err(Error::Worker("worker did not start".into()));
         };
-        let request = serde_json::to_string(&Request { path: path.to_path_buf() })
+        let request = serde_json::to_string(&Request { path: path.to_path_buf(), format })
             .map_err(|e| Error::Worker(e.to_string()))?;
         if writeln!(worker.stdin, "{request}").and_then(|_| worker.stdin.flush()).is_err() {
             let reason = self.reap("exited before the request");
@@ -161,7 +169,7 @@ impl IsolatedParser {
             Err(RecvTimeoutError::Timeout) => {
                 let secs = self.command.timeout.as_secs_f32();
                 self.reap("");
-                Ok(Err(format!("PDF parser timed out after {secs:.0} s (file skipped)")))
+                Ok(Err(format!("parser timed out after {secs:.0} s (file skipped)")))
             }
             Err(RecvTimeoutError::Disconnected) => Ok(Err(self.reap("crashed"))),
         }
@@ -170,7 +178,7 @@ impl IsolatedParser {
     /// Kills and waits for the current worker; describes how it ended.
     fn reap(&mut self, what: &str) -> String {
         let Some(mut worker) = self.running.take() else {
-            return format!("PDF parser {what}");
+            return format!("parser {what}");
         };
         let _ = worker.child.kill();
         let status = worker.child.wait();
@@ -182,7 +190,7 @@ impl IsolatedParser {
             Ok(s) => format!(" ({s})"),
             Err(_) => String::new(),
         };
-        format!("PDF parser {what}{how} while reading this file (file skipped)")
+        format!("parser {what}{how} while reading this file (file skipped)")
     }
 }
 

@@ -1,0 +1,117 @@
+//! `pagewise watch`: keeps folders indexed as they change, until Ctrl-C; and `pagewise
+//! status`: how each folder stands against the disk.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use pagewise_core::library::{health, FolderState, LibraryService, LibraryStatus};
+use pagewise_core::Engine;
+
+use crate::Context_;
+
+#[derive(Args)]
+pub struct WatchArgs {
+    /// Folders or files to add and watch (folders already in the index are watched too).
+    paths: Vec<PathBuf>,
+    /// Print every status change as one JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What was last printed per folder, so only changes are printed.
+#[derive(Default)]
+struct Printed {
+    states: HashMap<PathBuf, FolderState>,
+    failures: HashMap<PathBuf, usize>,
+}
+
+fn print_changes(status: &LibraryStatus, printed: &mut Printed) {
+    for f in &status.folders {
+        if printed.states.get(&f.path) != Some(&f.state) {
+            let detail = match f.state {
+                FolderState::UpToDate => format!("{} files, {} pages", f.files_total, f.pages),
+                FolderState::Indexing => String::new(),
+                _ => f.error.clone().unwrap_or_default(),
+            };
+            println!("{}: {:?} {detail}", f.path.display(), f.state);
+            printed.states.insert(f.path.clone(), f.state);
+        }
+        let seen = printed.failures.entry(f.path.clone()).or_default();
+        for failed in f.failed.iter().skip(*seen) {
+            println!("  failed: {}: {}", failed.path.display(), failed.reason);
+        }
+        *seen = f.failed.len();
+    }
+    if let Some(notice) = &status.notice {
+        println!("note: {notice}");
+    }
+}
+
+pub fn watch(ctx: &Context_, args: WatchArgs) -> Result<i32> {
+    let engine = Engine::open_writer(ctx.config(Duration::from_secs(60))?)?;
+    for n in engine.notices() {
+        eprintln!("note: {n}");
+    }
+    let json = args.json;
+    let printed = Mutex::new(Printed::default());
+    let service = LibraryService::start(
+        engine,
+        Box::new(move |status| {
+            if json {
+                if let Ok(line) = serde_json::to_string(status) {
+                    println!("{line}");
+                }
+            } else if let Ok(mut printed) = printed.lock() {
+                print_changes(status, &mut printed);
+            }
+        }),
+    )?;
+    if !args.paths.is_empty() {
+        service.add(args.paths)?;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))?;
+    }
+    eprintln!("watching; Ctrl-C stops (an interrupted folder continues at the next start)");
+    while !stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    service.cancel();
+    drop(service);
+    Ok(0)
+}
+
+pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
+    let h = health(&ctx.data_dir)?;
+    if json {
+        println!("{}", serde_json::to_string(&h)?);
+        return Ok(0);
+    }
+    for f in &h.folders {
+        let availability = if f.available { "" } else { " (unavailable)" };
+        println!(
+            "{}{availability}: {} files, {} indexed, {} failed, {} pending, oldest unindexed change {} s",
+            f.path.display(),
+            f.files,
+            f.indexed,
+            f.failed.len(),
+            f.pending,
+            f.freshness_s
+        );
+        for failed in &f.failed {
+            println!("  failed: {}: {}", failed.path.display(), failed.reason);
+        }
+    }
+    println!(
+        "{} documents, {} passages ({} waiting for vectors); SQLite {} B, keyword index {} B, vectors {} B",
+        h.documents, h.chunks, h.pending_vectors, h.stores.sqlite_bytes, h.stores.keyword_index_bytes, h.stores.vector_index_bytes
+    );
+    Ok(0)
+}

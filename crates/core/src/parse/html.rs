@@ -1,0 +1,201 @@
+//! HTML → text with Markdown-style headings, so the chunker sees the document's structure.
+//! A small tolerant scanner rather than a DOM: scripts, styles and comments are dropped,
+//! block elements become line breaks, entities are decoded, and nothing is ever executed or
+//! fetched. Also used for the XHTML chapters of EPUB files.
+
+use std::path::Path;
+
+use super::encoding::decode_text;
+use super::{choose_title, normalise_text, Document, Format, Page, ParseFailure};
+
+/// Elements whose content is never text.
+const SKIPPED: [&str; 7] = ["script", "style", "noscript", "template", "svg", "iframe", "object"];
+const BLOCKS: [&str; 24] = [
+    "p", "div", "br", "li", "tr", "section", "article", "header", "footer", "table", "ul", "ol", "pre", "blockquote", "hr",
+    "main", "aside", "nav", "dt", "dd", "figure", "figcaption", "caption", "body",
+];
+
+pub fn parse_html(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
+    let (raw, _) = decode_text(bytes)?;
+    let (title, text) = html_to_text(&raw);
+    let text = normalise_text(&text);
+    if text.trim().is_empty() {
+        return Err("no text in this HTML file".into());
+    }
+    let pages = vec![Page { text }];
+    let title = choose_title(title.as_deref(), &pages, path);
+    Ok(Document { format: Format::Html, title, pages })
+}
+
+/// The `<title>` (if any) and the visible text.
+pub fn html_to_text(html: &str) -> (Option<String>, String) {
+    let mut out = String::with_capacity(html.len() / 2);
+    let mut title: Option<String> = None;
+    let mut rest = html;
+    let mut skipping: Option<String> = None;
+    let mut in_title = false;
+    while !rest.is_empty() {
+        let Some(lt) = rest.find('<') else {
+            if skipping.is_none() {
+                push_text(&mut out, &mut title, in_title, rest);
+            }
+            break;
+        };
+        if skipping.is_none() {
+            push_text(&mut out, &mut title, in_title, &rest[..lt]);
+        }
+        rest = &rest[lt..];
+        if rest.starts_with("<!--") {
+            rest = rest.find("-->").map(|e| &rest[e + 3..]).unwrap_or("");
+            continue;
+        }
+        let Some(gt) = rest.find('>') else { break };
+        let tag = &rest[1..gt];
+        rest = &rest[gt + 1..];
+        let closing = tag.starts_with('/');
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if let Some(skipped) = &skipping {
+            if closing && &name == skipped {
+                skipping = None;
+            }
+            continue;
+        }
+        if !closing && SKIPPED.contains(&name.as_str()) && !tag.ends_with('/') {
+            skipping = Some(name);
+            continue;
+        }
+        match name.as_str() {
+            "title" => in_title = !closing,
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                out.push('\n');
+                if !closing {
+                    let level = name[1..].parse::<usize>().unwrap_or(1);
+                    out.push_str(&"#".repeat(level));
+                    out.push(' ');
+                } else {
+                    out.push('\n');
+                }
+            }
+            "li" => {
+                if !closing {
+                    out.push_str("\n- ");
+                }
+            }
+            "td" | "th" if closing => out.push_str(" | "),
+            n if BLOCKS.contains(&n) => out.push('\n'),
+            _ => {}
+        }
+    }
+    let title = title.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty());
+    // Collapse runs of spaces inside lines; keep paragraph breaks.
+    let lines: Vec<String> = out.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    let mut text = String::new();
+    let mut blank = false;
+    for line in lines {
+        if line.is_empty() {
+            blank = true;
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(if blank || line.starts_with('#') { "\n\n" } else { "\n" });
+        }
+        blank = false;
+        text.push_str(&line);
+    }
+    (title, text)
+}
+
+fn push_text(out: &mut String, title: &mut Option<String>, in_title: bool, raw: &str) {
+    let decoded = decode_entities(raw);
+    if in_title {
+        title.get_or_insert_with(String::new).push_str(&decoded);
+    } else {
+        out.push_str(&decoded);
+    }
+}
+
+pub fn decode_entities(raw: &str) -> String {
+    if !raw.contains('&') {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        rest = &rest[amp..];
+        let end = rest[1..].find(|c: char| c == ';' || c == '&' || c.is_whitespace()).map(|i| i + 1);
+        let decoded = match end {
+            Some(end) if rest.as_bytes().get(end) == Some(&b';') => {
+                let name = &rest[1..end];
+                let c = match name {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    "nbsp" => Some(' '),
+                    "ndash" => Some('–'),
+                    "mdash" => Some('—'),
+                    "hellip" => Some('…'),
+                    "rsquo" => Some('’'),
+                    "lsquo" => Some('‘'),
+                    "rdquo" => Some('”'),
+                    "ldquo" => Some('“'),
+                    "euro" => Some('€'),
+                    "pound" => Some('£'),
+                    "copy" => Some('©'),
+                    _ => name
+                        .strip_prefix("#x")
+                        .or_else(|| name.strip_prefix("#X"))
+                        .and_then(|h| u32::from_str_radix(h, 16).ok())
+                        .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
+                        .and_then(char::from_u32),
+                };
+                c.map(|c| (c, end + 1))
+            }
+            _ => None,
+        };
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_becomes_text_with_headings_and_no_script() {
+        let html = r#"<html><head><title>Field  notes</title><style>p{color:red}</style>
+            <script>window.__pwned = 1; document.write("<p>fake</p>")</script></head>
+            <body><h1>Site visits</h1><p>The crew checked <b>48&nbsp;sites</b> &amp; logged 5&#8239;MW.</p>
+            <!-- <p>hidden</p> --><ul><li>North</li><li>South</li></ul>
+            <table><tr><th>Region</th><th>kW</th></tr><tr><td>North</td><td>1,420</td></tr></table></body></html>"#;
+        let (title, text) = html_to_text(html);
+        assert_eq!(title.as_deref(), Some("Field notes"));
+        assert!(text.starts_with("# Site visits\n\nThe crew checked 48 sites & logged 5 MW."), "{text}");
+        assert!(text.contains("- North\n- South"), "{text}");
+        assert!(text.contains("Region | kW |"), "{text}");
+        assert!(!text.contains("pwned") && !text.contains("fake") && !text.contains("hidden") && !text.contains("color"), "{text}");
+    }
+
+    #[test]
+    fn entities_decode_and_stray_ampersands_survive() {
+        assert_eq!(decode_entities("a &lt;b&gt; &#x41;&#66; &unknown; R&D"), "a <b> AB &unknown; R&D");
+    }
+}
