@@ -42,6 +42,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The versions of an indexed file: content hash, modified and indexed times.
+    History {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Search the index; prints ranked passages with document, page and score.
     Search(search_cmd::SearchArgs),
     /// Answer a question from the indexed documents, with checked [Doc_p] citations.
@@ -121,6 +127,7 @@ fn main() {
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
         Command::Watch(args) => watch_cmd::watch(&ctx, args),
         Command::Status { json } => watch_cmd::status(&ctx, json),
+        Command::History { file, json } => watch_cmd::history(&ctx, &file, json),
         Command::Conversations(cmd) => conversations_cmd::conversations(&ctx, cmd),
         Command::Export { conversation, turn, format, out } => conversations_cmd::export(&ctx, conversation, turn, format, out),
         Command::Feedback(cmd) => conversations_cmd::feedback(&ctx, cmd),

@@ -115,3 +115,27 @@ pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
     );
     Ok(0)
 }
+
+/// `pagewise history FILE`: the versions of one document the index has seen.
+pub fn history(ctx: &Context_, file: &std::path::Path, json: bool) -> Result<i32> {
+    let path = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let store = pagewise_core::index::Store::open_reader(&ctx.data_dir.join("pagewise.sqlite"))?;
+    let Some((doc, versions)) = store.history(&path)? else {
+        anyhow::bail!("{} is not in the index", path.display());
+    };
+    if json {
+        println!("{}", serde_json::json!({ "document": doc, "versions": versions }));
+        return Ok(0);
+    }
+    println!("{} ({} pages)", doc.title, doc.page_count);
+    for v in versions {
+        println!(
+            "  {}  modified {}  indexed {}  {} bytes",
+            &v.content_hash[..16.min(v.content_hash.len())],
+            pagewise_core::answer::evidence::date_of(v.mtime_ns),
+            pagewise_core::answer::evidence::date_of(v.indexed_at * 1_000_000_000),
+            v.size
+        );
+    }
+    Ok(0)
+}

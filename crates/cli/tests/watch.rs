@@ -46,6 +46,10 @@ fn watch_applies_creates_edits_moves_and_deletes_while_others_read() {
     eventually("a new file in a new folder", || found(data.path(), "Quorvan", "pump.md"));
     std::fs::write(sub.join("pump.md"), "# Pump\n\nThe Tessaly valve was replaced.\n").unwrap();
     eventually("an edit replaces the old version", || found(data.path(), "Tessaly", "pump.md") && !found(data.path(), "Quorvan", "pump.md"));
+    let history = json(&run_ok(pagewise(data.path()).arg("history").arg(sub.join("pump.md")).arg("--json")));
+    let versions = history["versions"].as_array().unwrap();
+    assert_eq!(versions.len(), 2, "both versions are kept: {history:#}");
+    assert_ne!(versions[0]["content_hash"], versions[1]["content_hash"]);
     std::fs::rename(&sub, docs.path().join("moved")).unwrap();
     eventually("a moved folder", || found(data.path(), "Tessaly", "moved/pump.md") && !found(data.path(), "Tessaly", "sub/pump.md"));
     std::fs::remove_file(docs.path().join("start.md")).unwrap();

@@ -132,6 +132,16 @@ pub struct DocumentInfo {
     pub page_count: u32,
 }
 
+/// One indexed version of a document.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct VersionRecord {
+    pub content_hash: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// Unix seconds.
+    pub indexed_at: i64,
+}
+
 /// A chunk as search results need it.
 #[derive(Debug, Clone)]
 pub struct ChunkRecord {
@@ -252,6 +262,26 @@ impl Store {
             .execute("INSERT OR IGNORE INTO roots(path, added_at) VALUES (?1, ?2)", params![path_text(root), now_secs()])
             .map(|_| ())
             .map_err(|e| self.e(e))
+    }
+
+    /// The document at `path` and its versions, oldest first.
+    pub fn history(&self, path: &Path) -> Result<Option<(DocumentInfo, Vec<VersionRecord>)>> {
+        let id: Option<i64> = self
+            .conn
+            .query_row("SELECT id FROM documents WHERE path=?1", [path_text(path)], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.e(e))?;
+        let Some(id) = id else { return Ok(None) };
+        let Some(info) = self.document_info(id)? else { return Ok(None) };
+        let mut stmt = self
+            .conn
+            .prepare("SELECT content_hash, size, mtime_ns, indexed_at FROM versions WHERE document_id=?1 ORDER BY indexed_at, rowid")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt
+            .query_map([id], |r| Ok(VersionRecord { content_hash: r.get(0)?, size: r.get::<_, i64>(1)? as u64, mtime_ns: r.get(2)?, indexed_at: r.get(3)? }))
+            .map_err(|e| self.e(e))?;
+        let versions = rows.map(|r| r.map_err(|e| self.e(e))).collect::<Result<Vec<_>>>()?;
+        Ok(Some((info, versions)))
     }
 
     pub fn remove_root(&self, root: &Path) -> Result<()> {
