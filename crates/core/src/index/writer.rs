@@ -115,6 +115,10 @@ impl Stores {
         let mut missing: Vec<&StoredFile> =
             stored.iter().filter(|f| in_roots(&f.path) && !on_disk.contains(f.path.as_path())).collect();
         let failures = self.store.failures()?;
+        // A failed file that is gone needs no report any more.
+        for path in failures.keys().filter(|p| in_roots(p) && !on_disk.contains(p.as_path())) {
+            self.store.forget_failure(path)?;
+        }
 
         let mut to_check = Vec::new();
         for entry in &found.files {

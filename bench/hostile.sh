@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Bad input never hurts the index: the shared PDF corpus plus generated hostile files —
+# truncated PDFs, random bytes named .pdf, zip bombs named .docx (deflate bomb and too many
+# entries), a 2 GB sparse file, binary and empty text, a file deleted while the indexer reads —
+# indexed in one run. Passes when the indexer exits normally, every file on disk ends up
+# indexed or reported with a reason (pagewise status: nothing pending), and the stores agree.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+set_dir="$work/hostile"
+mkdir -p "$set_dir"
+[ -d "$DATA/pdf-corpus" ] && cp "$DATA"/pdf-corpus/*.pdf "$set_dir/" 2>/dev/null || true
+sample="$bench_root/assets/sample/field-guide-solar-2024.pdf"
+size=$(stat -c %s "$sample")
+for pct in 10 50 90; do head -c $((size * pct / 100)) "$sample" > "$set_dir/truncated-$pct.pdf"; done
+for i in 1 2 3; do head -c $((4096 * i)) /dev/urandom > "$set_dir/random-$i.pdf"; done
+python3 - "$set_dir" <<'PY'
+import sys, zipfile
+d = sys.argv[1]
+with zipfile.ZipFile(f"{d}/deflate-bomb.docx", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("word/document.xml", b"\0" * (300 << 20))
+with zipfile.ZipFile(f"{d}/many-entries.docx", "w", zipfile.ZIP_STORED) as z:
+    for i in range(30000):
+        z.writestr(f"x/{i}", b"")
+with zipfile.ZipFile(f"{d}/bomb.epub", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("META-INF/container.xml", b"\0" * (200 << 20))
+PY
+truncate -s 2G "$set_dir/sparse-2g.pdf"
+truncate -s 2G "$set_dir/sparse-2g.txt"
+head -c 65536 /dev/urandom > "$set_dir/binary.txt"
+: > "$set_dir/empty.md"
+head -c $((20 << 20)) /dev/zero | tr '\0' 'a' > "$set_dir/vanishing.txt"
+files=$(find "$set_dir" -type f | wc -l)
+
+set +e
+( sleep 0.3; rm -f "$set_dir/vanishing.txt" ) &
+/usr/bin/time -f "%e %M" -o "$work/time" "$PAGEWISE_BIN" index --json --data-dir "$work/data" "$set_dir" > "$work/out.json" 2> "$work/err.log"
+code=$?
+set -e
+wait
+read -r secs rss_kb < "$work/time"
+status=$("$PAGEWISE_BIN" status --json --data-dir "$work/data")
+verify=$("$PAGEWISE_BIN" verify --json --data-dir "$work/data")
+python3 - "$work/out.json" "$status" "$verify" "$code" "$files" "$secs" "$rss_kb" <<'PY'
+import json, sys
+out = json.load(open(sys.argv[1]))
+status, verify = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+code, files, secs, rss = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), int(sys.argv[7])
+folder = status["folders"][0]
+print(f"{files} files ({folder['files']} still on disk): indexed {folder['indexed']}, reported {len(folder['failed'])}, pending {folder['pending']}")
+print(f"indexer exit code {code} ({'no crash' if code in (0, 130) else 'CRASH'}), {secs:.1f} s, peak RSS {rss // 1024} MB")
+for f in folder["failed"]:
+    print(f"  {f['path'].rsplit('/', 1)[-1]}: {f['reason']}")
+consistent = verify.get("sqlite_integrity_ok") and not any(verify[k] for k in ("lexical_missing", "lexical_extra", "lexical_duplicates", "vectors_missing", "vectors_extra"))
+print(f"stores agree: {consistent} {verify}")
+import os
+# A file deleted during the run is reported, then is simply gone: count what is still on disk.
+on_disk_failed = sum(1 for f in folder["failed"] if os.path.exists(f["path"]))
+ok = code == 0 and folder["pending"] == 0 and folder["indexed"] + on_disk_failed == folder["files"] and consistent
+print("PASS" if ok else "FAIL")
+sys.exit(0 if ok else 1)
+PY
