@@ -97,9 +97,10 @@ test("a question streams an answer whose citation opens the cited page with the 
   assert.equal((await d.allByTestId("abstained-notice")).length, 0, "the question is answered, not abstained");
   await shot("chat");
   await chip.click();
-  const label = await d.waitFor("the viewer", async () => {
+  // The page label fills in once the page is loaded (rendered in the worker process).
+  const label = await d.waitFor("the viewer's page label", async () => {
     const l = await d.allByTestId("viewer-page-label");
-    return l.length && (await l[0].displayed()) ? l[0] : null;
+    return l.length && (await l[0].displayed()) && /Page \d+ of \d+/.test(await l[0].text()) ? l[0] : null;
   });
   assert.match(await label.text(), /Page 3 of \d+/);
   await d.waitFor("the page image", async () => {

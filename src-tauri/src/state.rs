@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use pagewise_core::answer::{LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
+use pagewise_core::index::Parser;
+use pagewise_core::parse::worker::IsolatedParser;
+use pagewise_core::viewer::{PageRender, PageRequest};
 use pagewise_core::{models, Engine, EngineConfig, PdfParsing};
 
 use crate::settings::Settings;
@@ -47,6 +50,8 @@ struct Inner {
     library_ready: Condvar,
     generator: Mutex<GeneratorSlot>,
     answering: Mutex<Option<Arc<AtomicBool>>>,
+    /// The worker process that renders PDF pages for the viewer (started on first use).
+    viewer: Mutex<Option<IsolatedParser>>,
 }
 
 #[derive(Clone)]
@@ -76,6 +81,7 @@ impl AppState {
                 library_ready: Condvar::new(),
                 generator: Mutex::new(GeneratorSlot::NotLoaded),
                 answering: Mutex::new(None),
+                viewer: Mutex::new(None),
             }),
         };
         let starting = state.clone();
@@ -193,6 +199,26 @@ impl AppState {
     pub fn stop_answer(&self) {
         if let Some(flag) = lock(&self.inner.answering).as_ref() {
             flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// Renders a PDF page (and/or finds a quote on it) in the worker process: PDFium on a
+    /// hostile file may crash, and that must cost the picture, not the app.
+    pub fn render_page(&self, path: &Path, request: PageRequest) -> Result<PageRender, String> {
+        let mut slot = lock(&self.inner.viewer);
+        if slot.is_none() {
+            match self.engine_config()?.parser() {
+                Parser::Isolated(worker) => *slot = Some(worker),
+                Parser::InProcess { .. } => return Err("no worker process is configured for the viewer".into()),
+            }
+        }
+        let worker = slot.as_mut().ok_or("the viewer's worker did not start")?;
+        match worker.view(path, request) {
+            Ok(result) => result,
+            Err(e) => {
+                *slot = None;
+                Err(e.to_string())
+            }
         }
     }
 

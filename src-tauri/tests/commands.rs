@@ -81,6 +81,9 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let extra = dir.path().join("extra");
     std::fs::create_dir_all(&extra).unwrap();
     std::fs::write(extra.join("broken.pdf"), b"%PDF-1.7\nthis is not really a PDF").unwrap();
+    // Indexed normally; the worker is made to crash when the viewer renders it.
+    std::fs::copy(sample_dir().join("field-guide-solar-2024.pdf"), extra.join("manual-crash-viewer.pdf")).unwrap();
+    std::env::set_var("PAGEWISE_WORKER_FAULTS", "1");
     std::fs::write(extra.join("notes.md"), "# Garden\n\nThe greenhouse heater was replaced in March by Ostara Supplies.\n").unwrap();
 
     let heard: Arc<Mutex<Vec<LibraryStatus>>> = Arc::default();
@@ -120,7 +123,7 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert_eq!(failed.as_array().unwrap().len(), 1, "{status:#}");
     assert!(failed[0]["path"].as_str().unwrap().ends_with("broken.pdf"));
     assert!(!failed[0]["reason"].as_str().unwrap().is_empty());
-    assert_eq!(call(&webview, "list_documents", json!({})).as_array().unwrap().len(), 4);
+    assert_eq!(call(&webview, "list_documents", json!({})).as_array().unwrap().len(), 5);
 
     // Ask: the tokens stream over a channel; the answer cites the page that holds the fact.
     let answer = call(
@@ -169,6 +172,18 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert_eq!(text_view["kind"], "text");
     assert_eq!(text_view["highlight_end"], 8);
     assert!(invoke(&webview, "view_page", json!({ "docId": 999_999, "page": 1, "byteStart": null, "byteEnd": null })).is_err());
+    // PDFium crashing while rendering costs that picture, not the app: the next page renders.
+    let crashing = call(&webview, "list_documents", json!({}))
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["path"].as_str().unwrap().ends_with("manual-crash-viewer.pdf"))
+        .cloned()
+        .unwrap();
+    let crashed = invoke(&webview, "page_image", json!({ "docId": crashing["doc_id"], "page": 1, "widthPx": 400 }));
+    let message = crashed.err().expect("the crashing render is reported").to_string();
+    assert!(message.contains("crashed"), "{message}");
+    assert!(matches!(invoke(&webview, "page_image", json!({ "docId": pilot["doc_id"], "page": 1, "widthPx": 400 })), Ok(Reply::Raw(_))));
 
     // Export and feedback.
     let markdown = call(&webview, "answer_markdown", json!({ "conversationId": conversation, "turn": 0 }));

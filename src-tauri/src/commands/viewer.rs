@@ -1,7 +1,5 @@
-use std::path::PathBuf;
-
 use pagewise_core::index::DocumentInfo;
-use pagewise_core::viewer::{highlight_rects, render_page_png};
+use pagewise_core::viewer::PageRequest;
 use tauri::ipc::Response;
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_opener::OpenerExt;
@@ -11,11 +9,9 @@ use crate::dto::{PageKind, PageView};
 use crate::state::AppState;
 
 /// Documents are named by id, never by path: the page can only open what is indexed.
-fn document(state: &AppState, doc_id: i64) -> CmdResult<(DocumentInfo, PathBuf)> {
-    let library = state.library()?;
-    let reader = library.reader().map_err(text)?;
-    let info = reader.with_store(|s| s.document_info(doc_id)).map_err(text)?.ok_or_else(|| format!("document {doc_id} is not in the library"))?;
-    Ok((info, library.config().models.pdfium_lib.clone()))
+fn document(state: &AppState, doc_id: i64) -> CmdResult<DocumentInfo> {
+    let reader = state.library()?.reader().map_err(text)?;
+    reader.with_store(|s| s.document_info(doc_id)).map_err(text)?.ok_or_else(|| format!("document {doc_id} is not in the library"))
 }
 
 fn is_pdf(info: &DocumentInfo) -> bool {
@@ -32,7 +28,7 @@ pub async fn view_page(
 ) -> CmdResult<PageView> {
     let state = state.inner().clone();
     blocking(move || {
-        let (info, pdfium) = document(&state, doc_id)?;
+        let info = document(&state, doc_id)?;
         let page = page.clamp(1, info.page_count.max(1));
         let reader = state.library()?.reader().map_err(text)?;
         let page_text = reader.with_store(|s| s.page_text(doc_id, page)).map_err(text)?.unwrap_or_default();
@@ -60,11 +56,11 @@ pub async fn view_page(
             changed_since_indexed: changed,
         };
         if view.kind == PageKind::Pdf {
-            let quote = range.map(|(s, e)| &page_text[s..e]).unwrap_or("");
-            let (rects, size) = highlight_rects(&pdfium, &info.path, page, quote).map_err(text)?;
-            view.highlights = rects;
-            view.width_pt = size.width_pt;
-            view.height_pt = size.height_pt;
+            let quote = range.map(|(s, e)| page_text[s..e].to_string());
+            let rendered = state.render_page(&info.path, PageRequest { page, width_px: None, quote })?;
+            view.highlights = rendered.rects;
+            view.width_pt = rendered.size.width_pt;
+            view.height_pt = rendered.size.height_pt;
         } else {
             view.highlight_start = range.map(|r| r.0);
             view.highlight_end = range.map(|r| r.1);
@@ -80,12 +76,12 @@ pub async fn view_page(
 pub async fn page_image(state: State<'_, AppState>, doc_id: i64, page: u32, width_px: u32) -> CmdResult<Response> {
     let state = state.inner().clone();
     blocking(move || {
-        let (info, pdfium) = document(&state, doc_id)?;
+        let info = document(&state, doc_id)?;
         if !is_pdf(&info) {
             return Err(format!("{} is not a PDF", info.path.display()));
         }
-        let (png, _) = render_page_png(&pdfium, &info.path, page, width_px).map_err(text)?;
-        Ok(Response::new(png))
+        let rendered = state.render_page(&info.path, PageRequest { page, width_px: Some(width_px), quote: None })?;
+        rendered.png.map(Response::new).ok_or_else(|| "the page was not rendered".to_string())
     })
     .await
 }
@@ -93,6 +89,6 @@ pub async fn page_image(state: State<'_, AppState>, doc_id: i64, page: u32, widt
 #[tauri::command]
 pub async fn open_external<R: Runtime>(app: AppHandle<R>, state: State<'_, AppState>, doc_id: i64) -> CmdResult<()> {
     let state = state.inner().clone();
-    let (info, _) = blocking(move || document(&state, doc_id)).await?;
+    let info = blocking(move || document(&state, doc_id)).await?;
     app.opener().open_path(info.path.to_string_lossy(), None::<&str>).map_err(text)
 }

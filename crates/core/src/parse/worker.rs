@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::pdf::PdfLimits;
 use super::pool::parse_contained;
 use super::{Document, Format, ParseFailure};
+use crate::viewer::{render_view, PageRender, PageRequest};
 use crate::error::{Error, Result};
 
 #[derive(Serialize, Deserialize)]
@@ -22,6 +23,9 @@ struct Request {
     path: PathBuf,
     #[serde(default = "pdf")]
     format: Format,
+    /// Render a page for the viewer instead of parsing.
+    #[serde(default)]
+    view: Option<PageRequest>,
 }
 
 fn pdf() -> Format {
@@ -33,6 +37,7 @@ fn pdf() -> Format {
 enum Response {
     Parsed(Document),
     Failed(String),
+    Viewed(PageRender),
     /// PDFium itself is unusable (library missing or not loadable).
     Broken(String),
 }
@@ -52,12 +57,18 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
             }
         };
         if fault_injection {
-            inject_fault(&request.path);
+            inject_fault(&request.path, request.view.is_some());
         }
-        let response = match parse_contained(pdfium_lib, &request.path, request.format, limits) {
-            Ok(Ok(doc)) => Response::Parsed(doc),
-            Ok(Err(reason)) => Response::Failed(reason),
-            Err(e) => Response::Broken(e.to_string()),
+        let response = match &request.view {
+            Some(view) => match render_view(pdfium_lib, &request.path, view) {
+                Ok(rendered) => Response::Viewed(rendered),
+                Err(e) => Response::Failed(e.to_string()),
+            },
+            None => match parse_contained(pdfium_lib, &request.path, request.format, limits) {
+                Ok(Ok(doc)) => Response::Parsed(doc),
+                Ok(Err(reason)) => Response::Failed(reason),
+                Err(e) => Response::Broken(e.to_string()),
+            },
         };
         writeln!(stdout, "{}", encode(&response))?;
         stdout.flush()?;
@@ -65,10 +76,11 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Lets tests prove the isolation with files named to crash or hang the worker.
-fn inject_fault(path: &Path) {
+/// Lets tests prove the isolation with files named to crash or hang the worker (while
+/// parsing, or only while rendering for the viewer).
+fn inject_fault(path: &Path, viewing: bool) {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.contains("crash-worker") {
+    if name.contains("crash-worker") || (viewing && name.contains("crash-viewer")) {
         std::process::abort();
     }
     if name.contains("hang-worker") {
@@ -144,23 +156,44 @@ impl IsolatedParser {
     /// Parses one file. `Ok(Err(reason))` is a file-level failure (including a crash or
     /// timeout of the worker); `Err` means the worker cannot run at all.
     pub fn parse(&mut self, path: &Path, format: Format) -> Result<Result<Document, ParseFailure>> {
+        let request = Request { path: path.to_path_buf(), format, view: None };
+        Ok(match self.exchange(&request)? {
+            Ok(Response::Parsed(doc)) => Ok(doc),
+            Ok(Response::Failed(reason)) => Err(reason),
+            Ok(_) => Err("the parser answered something else".into()),
+            Err(reason) => Err(reason),
+        })
+    }
+
+    /// Renders a PDF page for the viewer in the worker, so a PDFium crash on a hostile file
+    /// costs the picture, not the app.
+    pub fn view(&mut self, path: &Path, view: PageRequest) -> Result<Result<PageRender, ParseFailure>> {
+        let request = Request { path: path.to_path_buf(), format: Format::Pdf, view: Some(view) };
+        Ok(match self.exchange(&request)? {
+            Ok(Response::Viewed(rendered)) => Ok(rendered),
+            Ok(Response::Failed(reason)) => Err(reason),
+            Ok(_) => Err("the worker answered something else".into()),
+            Err(reason) => Err(reason),
+        })
+    }
+
+    /// Sends one request; `Ok(Err(reason))` when the worker crashed, hung or garbled.
+    fn exchange(&mut self, request: &Request) -> Result<Result<Response, ParseFailure>> {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
         let Some(worker) = self.running.as_mut() else {
             return Err(Error::Worker("worker did not start".into()));
         };
-        let request = serde_json::to_string(&Request { path: path.to_path_buf(), format })
-            .map_err(|e| Error::Worker(e.to_string()))?;
+        let request = serde_json::to_string(request).map_err(|e| Error::Worker(e.to_string()))?;
         if writeln!(worker.stdin, "{request}").and_then(|_| worker.stdin.flush()).is_err() {
             let reason = self.reap("exited before the request");
             return Ok(Err(reason));
         }
         match worker.lines.recv_timeout(self.command.timeout) {
             Ok(line) => match serde_json::from_str::<Response>(&line) {
-                Ok(Response::Parsed(doc)) => Ok(Ok(doc)),
-                Ok(Response::Failed(reason)) => Ok(Err(reason)),
                 Ok(Response::Broken(message)) => Err(Error::Worker(message)),
+                Ok(response) => Ok(Ok(response)),
                 Err(e) => {
                     let reason = self.reap(&format!("sent an unreadable answer ({e})"));
                     Ok(Err(reason))

@@ -5,12 +5,12 @@ mod locate;
 mod pdf_page;
 
 pub use locate::{locate_quote, merge_into_lines, CharBox};
-pub use pdf_page::{highlight_rects, render_page_png, PageSize};
+pub use pdf_page::{highlight_rects, render_page_png, render_view, PageRender, PageRequest, PageSize};
 
 use serde::Serialize;
 
 /// A rectangle as fractions of the page (origin top-left), so it scales with any zoom.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rect {
     pub x: f32,

@@ -9,7 +9,7 @@ use super::Rect;
 use crate::error::{Error, Result};
 use crate::parse::pdf::with_pdfium;
 
-#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PageSize {
     pub width_pt: f32,
@@ -19,6 +19,51 @@ pub struct PageSize {
 
 fn pdf_error(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Pdfium { path: path.to_path_buf(), message: e.to_string() }
+}
+
+/// What the viewer asks of one page: an image `width_px` wide and/or the rectangles over
+/// `quote`.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PageRequest {
+    pub page: u32,
+    pub width_px: Option<u32>,
+    pub quote: Option<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PageRender {
+    #[serde(with = "png_base64")]
+    pub png: Option<Vec<u8>>,
+    pub rects: Vec<Rect>,
+    pub size: PageSize,
+}
+
+/// PNG bytes travel base64-encoded in the worker's JSON lines.
+mod png_base64 {
+    use base64::Engine as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(png: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match png {
+            Some(bytes) => s.serialize_some(&base64::engine::general_purpose::STANDARD.encode(bytes)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        let text: Option<String> = Option::deserialize(d)?;
+        text.map(|t| base64::engine::general_purpose::STANDARD.decode(t).map_err(serde::de::Error::custom)).transpose()
+    }
+}
+
+/// Answers a [`PageRequest`] with one load of the document.
+pub fn render_view(pdfium_lib: &Path, path: &Path, request: &PageRequest) -> Result<PageRender> {
+    let png = match request.width_px {
+        Some(w) => Some(render_page_png(pdfium_lib, path, request.page, w)?.0),
+        None => None,
+    };
+    let (rects, size) = highlight_rects(pdfium_lib, path, request.page, request.quote.as_deref().unwrap_or(""))?;
+    Ok(PageRender { png, rects, size })
 }
 
 /// Renders page `page` (1-based) of the PDF at `path` to a PNG `width_px` pixels wide.
