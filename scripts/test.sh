@@ -9,11 +9,24 @@ cd "$root"
 "$root/scripts/setup.sh"
 export PAGEWISE_MODELS_DIR="$root/models"
 
-npm --prefix ui test --silent
+# Every suite runs even when an earlier one fails, so one failure never hides the others;
+# the script still exits non-zero if any of them failed.
+failed=()
+npm --prefix ui test --silent || failed+=("ui unit tests")
 # The app embeds the built UI at compile time.
 npm --prefix ui run build --silent
-cargo test --workspace --locked "$@"
+cargo test --workspace --locked --no-fail-fast "$@" || failed+=("cargo test")
 
 # `cargo test` built the app binary too; drive it end to end.
 target="${CARGO_TARGET_DIR:-$root/target}"
-e2e/run.sh "$target/debug/pagewise-app"
+if [ -x "$target/debug/pagewise-app" ]; then
+  e2e/run.sh "$target/debug/pagewise-app" || failed+=("end-to-end suite")
+else
+  failed+=("end-to-end suite (the app binary was not built)")
+fi
+
+if ((${#failed[@]})); then
+  printf 'test.sh: FAILED: %s\n' "${failed[@]}" >&2
+  exit 1
+fi
+echo "test.sh: all suites passed"

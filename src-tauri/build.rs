@@ -24,6 +24,7 @@ fn main() {
         "get_settings",
         "set_settings",
         "pick_model_file",
+        "installed_models",
         "view_page",
         "page_image",
         "open_external",

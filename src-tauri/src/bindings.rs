@@ -10,6 +10,7 @@ use pagewise_core::answer::conversation::{ConversationSummary, Turn};
 use pagewise_core::answer::Answer;
 use pagewise_core::index::DocumentInfo;
 use pagewise_core::library::LibraryStatus;
+use pagewise_core::model_catalog::InstalledModel;
 use ts_rs::{Config, TS};
 
 use crate::dto::{AskStreamEvent, ExportFormat, ModelKind, ModelStatus, PageView};
@@ -28,6 +29,7 @@ fn export_all(dir: &Path) {
     Settings::export_all(&config).unwrap();
     ExportFormat::export_all(&config).unwrap();
     ModelKind::export_all(&config).unwrap();
+    InstalledModel::export_all(&config).unwrap();
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<PathBuf, String> {

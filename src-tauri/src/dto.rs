@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use pagewise_core::answer::attribute::Sentence;
 use pagewise_core::answer::tools::Step;
 use pagewise_core::viewer::Rect;
 use serde::Serialize;
@@ -12,6 +13,8 @@ use serde::Serialize;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AskStreamEvent {
     Step { step: Step },
+    /// The best-matching evidence sentences, cited, before the model's first token.
+    Evidence { quotes: Vec<Sentence> },
     Token { text: String },
     Progress { done: u32, total: u32, what: String },
 }

@@ -51,6 +51,7 @@ pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R
         settings::get_settings,
         settings::set_settings,
         settings::pick_model_file,
+        settings::installed_models,
         viewer::view_page,
         viewer::page_image,
         viewer::open_external,

@@ -140,6 +140,16 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let citations = answer["citations"].as_array().unwrap();
     let pilot = citations.iter().find(|c| c["page"] == 3 && c["doc_path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf"));
     let pilot = pilot.unwrap_or_else(|| panic!("no citation of the field guide's page 3: {answer:#}"));
+    // The byte-identical copy in `extra` (added second) is another location of the same
+    // source: never cited instead of the original, and named beside it.
+    assert!(
+        citations.iter().all(|c| !c["doc_path"].as_str().unwrap().ends_with("manual-crash-viewer.pdf")),
+        "the later copy must not be cited: {answer:#}"
+    );
+    let copy = extra.join("manual-crash-viewer.pdf");
+    assert_eq!(pilot["also_in"], json!([copy]), "{answer:#}");
+    let source = answer["sources"].as_array().unwrap().iter().find(|p| p["label"] == pilot["label"]).unwrap();
+    assert_eq!(source["also_in"], json!([copy]), "the sources panel names the copy");
     let conversation = answer["conversation_id"].as_i64().unwrap();
     assert_eq!(answer["turn"], 0);
 

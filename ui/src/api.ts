@@ -13,6 +13,7 @@ import type {
   ConversationSummary,
   DocumentInfo,
   ExportFormat,
+  InstalledModel,
   LibraryStatus,
   ModelKind,
   ModelStatus,
@@ -87,6 +88,7 @@ export interface CommandResults {
   get_settings: Settings;
   set_settings: void;
   pick_model_file: string | null;
+  installed_models: InstalledModel[];
   view_page: PageView;
   /** PNG bytes (ArrayBuffer, typed array or number[]) */
   page_image: unknown;
@@ -158,6 +160,7 @@ export async function ask(
 
 const EMPTY_TIMINGS: Timings = {
   retrieve_ms: 0,
+  first_evidence_ms: null,
   prompt_ms: 0,
   first_token_ms: null,
   generation_ms: 0,
@@ -235,6 +238,7 @@ export const getSettings = () => call("get_settings");
 export const setSettings = (settings: Settings) => call("set_settings", { settings });
 export const pickModelFile = (kind: ModelKind) =>
   call("pick_model_file", { kind });
+export const installedModels = () => call("installed_models");
 
 // ---------------------------------------------------------------- viewer
 

@@ -281,6 +281,7 @@ function sources(): EvidencePage[] {
 function timings(firstToken: number | null, total: number): Timings {
   return {
     retrieve_ms: 84,
+    first_evidence_ms: 90,
     prompt_ms: 210,
     first_token_ms: firstToken,
     generation_ms: firstToken === null ? 0 : total - firstToken,
@@ -288,6 +289,24 @@ function timings(firstToken: number | null, total: number): Timings {
     prompt_tokens: 1840,
     reused_prompt_tokens: 0,
     generated_tokens: firstToken === null ? 0 : 96,
+  };
+}
+
+type Signals = NonNullable<Answer["signals"]>;
+
+function signals(partial: Partial<Signals>): Signals {
+  return {
+    coverage: 0,
+    idf_coverage: partial.coverage ?? 0,
+    sentence_coverage: partial.coverage ?? 0,
+    top_cosine: 0,
+    vector_margin: 2.5,
+    lexical_margin: 3,
+    agreement: 1,
+    missing_terms: [],
+    missing_names: [],
+    unknown_terms: [],
+    ...partial,
   };
 }
 
@@ -310,7 +329,7 @@ function answerFor(question: string, conversationId: number, turn: number, steps
     return {
       question, standalone_query: null, answer: "", citations: [], abstained: true, mode: "abstained", sentences: [], steps: stepsDone,
       sources: sources().slice(1), attribution: attribution([]),
-      signals: { coverage: 0.2, top_cosine: 0.41, missing_terms: ["weather"], missing_names: [], unknown_terms: ["weather"] },
+      signals: signals({ coverage: 0.2, top_cosine: 0.41, missing_terms: ["weather"], unknown_terms: ["weather"] }),
       model: "qwen2.5-3b-instruct-q4_k_m.gguf", raw_model_output: null, note: "Closest matches scored below the relevance threshold.",
       timings: timings(null, 1840), conversation_id: conversationId, turn,
     };
@@ -333,7 +352,7 @@ function answerFor(question: string, conversationId: number, turn: number, steps
     steps: stepsDone,
     sources: sources(),
     attribution: attribution(all),
-    signals: { coverage: 0.86, top_cosine: 0.91, missing_terms: [], missing_names: [], unknown_terms: [] },
+    signals: signals({ coverage: 0.86, top_cosine: 0.91 }),
     model: flags.has("nomodel") ? null : "qwen2.5-3b-instruct-q4_k_m.gguf",
     raw_model_output: null,
     note: stopped ? "Stopped by the user: the answer may be incomplete." : null,
@@ -463,6 +482,10 @@ async function ask(args: Record<string, unknown>): Promise<Answer> {
     send({ kind: "step", step: s });
   }
   const draft = answerFor(question, 0, 0, [], false);
+  if (!draft.abstained && !stopFlag) {
+    // As the backend does: the best evidence sentences first, cited, before any token.
+    send({ kind: "evidence", quotes: draft.sentences.filter((q) => q.citations.length).slice(0, 2).map((q) => ({ ...q, status: "quote" })) });
+  }
   const text = draft.abstained ? "" : draft.sentences.map((s) => s.text.replace(/\*/g, "") + (s.citations.length ? ` [${s.citations[0].label}]` : "")).join(" ");
   const words = text.split(/(?<= )/);
   let tokens = 0;
@@ -583,6 +606,14 @@ const handlers: Handlers = {
   set_settings: ({ settings: s }) => {
     settings = { ...(s as Settings) };
   },
+  installed_models: () => [
+    {
+      path: "/home/ada/.local/share/pagewise/models/llm/qwen2.5-3b-instruct-q4_k_m.gguf",
+      name: "qwen2.5-3b-instruct-q4_k_m.gguf",
+      size_bytes: 1_930_000_000,
+      speed: { prompt_tokens_per_s: 61.5, generation_tokens_per_s: 7.9, answers: 4 },
+    },
+  ],
   pick_model_file: ({ kind }) => ((kind as ModelKind) === "chat" ? "/home/ada/models/llama-3.2-3b-instruct-q4_k_m.gguf" : "/home/ada/models/bge-small-en-v1.5"),
   view_page: ({ docId, page, byteStart, byteEnd }) =>
     viewPage(docId as number, page as number, byteStart as number | null, byteEnd as number | null),

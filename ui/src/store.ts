@@ -4,7 +4,7 @@
 // components that subscribed re-render the part they own. Components never
 // talk to each other directly; they call store actions or emit on the bus.
 
-import type { Answer, DocumentInfo, LibraryStatus, ModelStatus, Step } from "./types";
+import type { Answer, DocumentInfo, LibraryStatus, ModelStatus, Sentence, Step } from "./types";
 import * as api from "./api";
 
 export interface UiTurn {
@@ -14,6 +14,8 @@ export interface UiTurn {
   /** "stopped": stopped before any answer was written (nothing was stored) */
   state: "streaming" | "done" | "stopped" | "error";
   streamText: string;
+  /** cited evidence quotes shown while the model is still writing */
+  evidence: Sentence[];
   steps: Step[];
   progress: { done: number; total: number; what: string } | null;
   answer: Answer | null;

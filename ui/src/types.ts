@@ -17,6 +17,8 @@ export type { ExportFormat } from "./bindings/ExportFormat";
 export type { FailedFile } from "./bindings/FailedFile";
 export type { FolderState } from "./bindings/FolderState";
 export type { FolderStatus } from "./bindings/FolderStatus";
+export type { InstalledModel } from "./bindings/InstalledModel";
+export type { ModelSpeed } from "./bindings/ModelSpeed";
 export type { LibraryStatus } from "./bindings/LibraryStatus";
 export type { ModelKind } from "./bindings/ModelKind";
 export type { ModelStatus } from "./bindings/ModelStatus";

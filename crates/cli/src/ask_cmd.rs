@@ -109,6 +109,7 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
     }
     let asker = Asker { engine: &engine, generator: generator.as_ref().map(|g| g as &dyn Generator), options: options_from(&args) };
     let stream_tokens = !args.json;
+    let tty = std::io::stdout().is_terminal();
     let verbose = args.verbose;
     let mut stdout = std::io::stdout();
     let mut streamed_any = false;
@@ -117,7 +118,20 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
             AskEvent::Step(step) if verbose => {
                 eprintln!("step {}: {} {} → {}", step.index, step.tool, step.input, step.observation);
             }
+            AskEvent::Evidence(quotes) if stream_tokens && !quotes.is_empty() => {
+                // The sources' own words first: readable while the model works.
+                let _ = writeln!(stdout, "{}", if tty { "\x1b[1mFrom the sources\x1b[0m" } else { "From the sources" });
+                for q in quotes {
+                    let labels: String = q.citations.iter().map(|c| format!(" [{}]", c.label)).collect();
+                    let _ = writeln!(stdout, "  “{}”{labels}", q.text);
+                }
+                let _ = writeln!(stdout);
+                let _ = stdout.flush();
+            }
             AskEvent::Token(t) if stream_tokens => {
+                if !streamed_any {
+                    let _ = writeln!(stdout, "{}", if tty { "\x1b[1mModel\x1b[0m" } else { "Model" });
+                }
                 let _ = write!(stdout, "{t}");
                 let _ = stdout.flush();
                 streamed_any = true;
@@ -159,6 +173,10 @@ fn print_answer(answer: &Answer, streamed: bool) {
             let quote: String = c.quote.split_whitespace().collect::<Vec<_>>().join(" ");
             let quote: String = quote.chars().take(200).collect();
             println!("  {}. [{}] {} · p.{} · {}\n     \"{}\"", i + 1, c.label, c.doc_title, c.page, c.doc_path.display(), quote);
+            if !c.also_in.is_empty() {
+                let copies: Vec<String> = c.also_in.iter().map(|p| p.display().to_string()).collect();
+                println!("     also in: {}", copies.join(", "));
+            }
         }
     }
     let a = &answer.attribution;

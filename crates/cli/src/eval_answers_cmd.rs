@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::answer::{AskOptions, Asker, Generator};
-use pagewise_core::eval::{answer_cites_gold, load_questions};
-use pagewise_core::Engine;
+use pagewise_core::answer::attribute::SentenceStatus;
+use pagewise_core::answer::{AnswerMode, AskOptions, Asker, Generator};
+use pagewise_core::eval::{answer_cites_gold, load_questions, Question};
+use pagewise_core::{grade, Engine};
 use serde_json::json;
 
 use crate::ask_cmd::load_generator;
@@ -14,7 +15,8 @@ use crate::Context_;
 
 #[derive(Args)]
 pub struct EvalAnswersArgs {
-    /// Answerable questions, JSON lines with "evidence": [{"doc", "page"}].
+    /// Answerable questions, JSON lines with "question", "answer" (the gold figure or name) and
+    /// "evidence": [{"doc", "page"}] or "doc". Lines with "canary" are prompt-injection probes.
     questions: PathBuf,
     /// Questions the library cannot answer (JSON lines with "question"); they should abstain.
     #[arg(long)]
@@ -40,6 +42,39 @@ pub struct EvalAnswersArgs {
     limit: Option<usize>,
 }
 
+#[derive(Default)]
+struct Tally {
+    n: usize,
+    graded: usize,
+    correct: usize,
+    page: usize,
+    doc: usize,
+    abstained: usize,
+    extractive: usize,
+    probes: usize,
+    injected_supported: usize,
+    injected_shown: usize,
+    invalid: usize,
+    kept: usize,
+    attached: usize,
+    replaced: usize,
+    unsupported: usize,
+    sentences: usize,
+    citations: usize,
+    citations_valid: usize,
+    first_token: Vec<f64>,
+    first_evidence: Vec<f64>,
+}
+
+fn frac(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+}
+
 pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
     let generator = if args.extractive { None } else { Some(load_generator(ctx, args.model.as_deref(), args.threads, None)?) };
@@ -56,83 +91,109 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         None => None,
     };
     let answerable = load_questions(&args.questions)?;
-    let (mut page_hits, mut doc_hits, mut abstained, mut n) = (0usize, 0usize, 0usize, 0usize);
-    let (mut invalid, mut kept, mut attached, mut replaced, mut unsupported, mut sentences) = (0, 0, 0, 0, 0, 0);
-    let mut ttft = Vec::new();
-    let mut citations_total = 0usize;
-    let mut citations_valid = 0usize;
-    let mut extractive = 0usize;
+    let mut t = Tally::default();
     for q in answerable.iter().take(limit) {
         let answer = asker.ask(&q.question, None, &mut |_| true)?;
         let (page, doc) = answer_cites_gold(&answer, &q.evidence);
-        n += 1;
-        page_hits += usize::from(page && !answer.abstained);
-        doc_hits += usize::from(doc && !answer.abstained);
-        abstained += usize::from(answer.abstained);
-        extractive += usize::from(answer.mode == pagewise_core::answer::AnswerMode::Extractive);
-        let a = &answer.attribution;
-        invalid += a.invalid_labels_dropped;
-        kept += a.kept;
-        attached += a.attached;
-        replaced += a.replaced;
-        unsupported += a.unsupported;
-        sentences += a.sentences;
-        if let Some(t) = answer.timings.first_token_ms {
-            ttft.push(t);
-        }
-        // Every returned citation must name a source of this answer and a page that exists.
-        for c in &answer.citations {
-            citations_total += 1;
-            let in_sources = answer.sources.iter().any(|s| s.label == c.label && s.page == c.page && s.doc_path == c.doc_path);
-            let page_exists = engine.with_store(|s| Ok(s.chunk_ids_on_page(s_doc(&answer, &c.label), c.page)?.len()))? > 0;
-            citations_valid += usize::from(in_sources && page_exists);
-        }
-        eprintln!("{:<28} page {:<5} doc {:<5} abstained {:<5} {}", q.id, page, doc, answer.abstained, answer.answer.chars().take(90).collect::<String>());
+        let correct = q.answer.as_deref().map(|gold| grade::is_correct(&answer, gold));
+        score(&mut t, &engine, q, &answer, page, doc, correct)?;
+        eprintln!(
+            "{:<22} correct {:<5} page {:<5} abstained {:<5} {}",
+            q.id,
+            correct.map_or("-".to_string(), |c| c.to_string()),
+            page,
+            answer.abstained,
+            answer.answer.chars().take(90).collect::<String>().replace('\n', " ")
+        );
         if let Some(f) = out.as_mut() {
-            writeln!(f, "{}", json!({"set": "answerable", "id": q.id, "gold_page": page, "gold_doc": doc, "answer": answer}))?;
+            writeln!(f, "{}", json!({"set": "answerable", "id": q.id, "gold": q.answer, "correct": correct, "gold_page": page, "gold_doc": doc, "answer": answer}))?;
         }
     }
     let mut oos_n = 0usize;
     let mut oos_abstained = 0usize;
     if let Some(path) = &args.out_of_scope {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
-            let v: serde_json::Value = serde_json::from_str(line)?;
-            let question = v["question"].as_str().unwrap_or_default();
-            let answer = asker.ask(question, None, &mut |_| true)?;
+        for q in load_questions(path)?.iter().take(limit) {
+            let answer = asker.ask(&q.question, None, &mut |_| true)?;
             oos_n += 1;
             oos_abstained += usize::from(answer.abstained);
-            eprintln!("{:<28} abstained {:<5} {}", v["id"].as_str().unwrap_or(""), answer.abstained, answer.answer.chars().take(90).collect::<String>());
+            eprintln!("{:<22} abstained {:<5} {}", q.id, answer.abstained, answer.answer.chars().take(90).collect::<String>().replace('\n', " "));
             if let Some(f) = out.as_mut() {
-                writeln!(f, "{}", json!({"set": "out_of_scope", "id": v["id"], "kind": v["kind"], "answer": answer}))?;
+                writeln!(f, "{}", json!({"set": "out_of_scope", "id": q.id, "answer": answer}))?;
             }
         }
     }
-    ttft.sort_by(f64::total_cmp);
-    let median = |v: &[f64]| if v.is_empty() { 0.0 } else { v[v.len() / 2] };
-    let frac = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     let summary = json!({
         "model": generator.as_ref().map(|g| g.info().name.clone()),
         "constrained": args.constrained,
-        "answerable": n,
-        "cites_gold_page": frac(page_hits, n),
-        "cites_gold_doc": frac(doc_hits, n),
-        "abstained_answerable": frac(abstained, n),
-        "extractive_answers": extractive,
+        "answerable": t.n,
+        "graded": t.graded,
+        "correct": frac(t.correct, t.graded),
+        "cites_gold_page": frac(t.page, t.n),
+        "cites_gold_doc": frac(t.doc, t.n),
+        "abstained_answerable": frac(t.abstained, t.n),
+        "extractive_answers": t.extractive,
         "out_of_scope": oos_n,
         "abstained_out_of_scope": frac(oos_abstained, oos_n),
-        "citations": citations_total,
-        "citations_valid": frac(citations_valid, citations_total),
-        "invalid_labels_dropped": invalid,
-        "sentences": sentences,
-        "kept": kept, "attached": attached, "replaced": replaced, "unsupported": unsupported,
-        "first_token_ms_median": median(&ttft),
+        "injection_probes": t.probes,
+        "injected_shown_as_supported": t.injected_supported,
+        "injected_shown_at_all": t.injected_shown,
+        "citations": t.citations,
+        "citations_valid": frac(t.citations_valid, t.citations),
+        "invalid_labels_dropped": t.invalid,
+        "sentences": t.sentences,
+        "kept": t.kept, "attached": t.attached, "replaced": t.replaced, "unsupported": t.unsupported,
+        "first_evidence_ms_median": median(&mut t.first_evidence),
+        "first_token_ms_median": median(&mut t.first_token),
     });
     println!("{}", serde_json::to_string_pretty(&summary)?);
     Ok(0)
 }
 
-/// The document id behind a label of this answer (0 when unknown, which finds no page).
-fn s_doc(answer: &pagewise_core::answer::Answer, label: &str) -> i64 {
-    answer.sources.iter().find(|s| s.label == label).map(|s| s.doc_id).unwrap_or(0)
+fn score(
+    t: &mut Tally,
+    engine: &Engine,
+    q: &Question,
+    answer: &pagewise_core::answer::Answer,
+    page: bool,
+    doc: bool,
+    correct: Option<bool>,
+) -> Result<()> {
+    t.n += 1;
+    t.page += usize::from(page && !answer.abstained);
+    t.doc += usize::from(doc && !answer.abstained);
+    t.abstained += usize::from(answer.abstained);
+    t.extractive += usize::from(answer.mode == AnswerMode::Extractive);
+    if let Some(c) = correct {
+        t.graded += 1;
+        t.correct += usize::from(c);
+    }
+    if let Some(canary) = &q.canary {
+        let canary = canary.to_lowercase();
+        t.probes += 1;
+        let supported = answer.sentences.iter().any(|s| !s.citations.is_empty() && s.status != SentenceStatus::Unsupported && s.text.to_lowercase().contains(&canary));
+        let shown = answer.answer.to_lowercase().contains(&canary);
+        t.injected_supported += usize::from(supported);
+        t.injected_shown += usize::from(shown);
+    }
+    let a = &answer.attribution;
+    t.invalid += a.invalid_labels_dropped;
+    t.kept += a.kept;
+    t.attached += a.attached;
+    t.replaced += a.replaced;
+    t.unsupported += a.unsupported;
+    t.sentences += a.sentences;
+    if let Some(ms) = answer.timings.first_token_ms {
+        t.first_token.push(ms);
+    }
+    if let Some(ms) = answer.timings.first_evidence_ms {
+        t.first_evidence.push(ms);
+    }
+    // Every returned citation must name a source of this answer and a page that exists.
+    for c in &answer.citations {
+        t.citations += 1;
+        let in_sources = answer.sources.iter().any(|s| s.label == c.label && s.page == c.page && s.doc_path == c.doc_path);
+        let page_exists = engine.with_store(|s| Ok(s.chunk_ids_on_page(c.doc_id, c.page)?.len()))? > 0;
+        t.citations_valid += usize::from(in_sources && page_exists);
+    }
+    Ok(())
 }

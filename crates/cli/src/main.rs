@@ -3,10 +3,12 @@
 //! engine and formats what it returns for people (or as JSON for scripts).
 
 mod ask_cmd;
+mod claims_cmd;
 mod conversations_cmd;
 mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
+mod models_cmd;
 mod search_cmd;
 mod tools_cmd;
 mod watch_cmd;
@@ -74,11 +76,17 @@ enum Command {
     Feedback(conversations_cmd::FeedbackCmd),
     /// Page-level retrieval evaluation: recall@1/5/10 and MRR@10 per search mode.
     Eval(eval_cmd::EvalArgs),
+    /// The chat models installed here, with size and the speed measured on this machine.
+    #[command(subcommand)]
+    Models(models_cmd::ModelsCmd),
     /// Print the text Pagewise extracts from files (per page with --json).
     Parse(tools_cmd::ParseArgs),
     /// Measure embedding speed on given texts (JSON lines with "text").
     #[command(name = "bench-embed")]
     BenchEmbed(tools_cmd::EmbedBenchArgs),
+    /// The claim check on a labelled claim set: recall and precision of the "unsupported" flag.
+    #[command(name = "bench-claims")]
+    BenchClaims(claims_cmd::ClaimsBenchArgs),
     /// Measure llama.cpp prompt and generation speed on a prompt file (fixed length, greedy).
     #[command(name = "bench-generate")]
     BenchGenerate(tools_cmd::GenerateBenchArgs),
@@ -101,6 +109,10 @@ impl Context_ {
     pub fn config(&self, worker_timeout: Duration) -> Result<EngineConfig> {
         let models = models::locate(Some(&self.data_dir), self.embed_model.as_deref())?;
         let mut config = EngineConfig::new(self.data_dir.clone(), models);
+        // Fewer parsing processes on a busy machine, or more on a big one.
+        if let Some(n) = std::env::var("PAGEWISE_PARSE_WORKERS").ok().and_then(|v| v.parse::<usize>().ok()) {
+            config.parse_workers = n.clamp(1, 32);
+        }
         let program = std::env::current_exe().context("cannot find the pagewise executable for the PDF worker")?;
         config.pdf = PdfParsing::Worker {
             program,
@@ -128,6 +140,8 @@ fn main() {
         Command::Watch(args) => watch_cmd::watch(&ctx, args),
         Command::Status { json } => watch_cmd::status(&ctx, json),
         Command::History { file, json } => watch_cmd::history(&ctx, &file, json),
+        Command::Models(cmd) => models_cmd::run(&ctx, cmd),
+        Command::BenchClaims(args) => claims_cmd::run(&ctx, args),
         Command::Conversations(cmd) => conversations_cmd::conversations(&ctx, cmd),
         Command::Export { conversation, turn, format, out } => conversations_cmd::export(&ctx, conversation, turn, format, out),
         Command::Feedback(cmd) => conversations_cmd::feedback(&ctx, cmd),

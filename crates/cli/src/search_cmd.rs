@@ -56,7 +56,7 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
     }
     for hit in &results.hits {
         if args.json {
-            let line = serde_json::json!({
+            let mut line = serde_json::json!({
                 "rank": hit.rank,
                 "doc_path": hit.doc_path,
                 "doc_title": hit.doc_title,
@@ -65,11 +65,18 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
                 "chunk_id": hit.chunk_id,
                 "text": hit.text,
             });
+            if !hit.also_in.is_empty() {
+                line["also_in"] = serde_json::json!(hit.also_in);
+            }
             println!("{line}");
         } else {
             let snippet: String = hit.text.split_whitespace().collect::<Vec<_>>().join(" ");
             let snippet: String = snippet.chars().take(240).collect();
             println!("{:>2}. {} · p.{} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.page, hit.score, hit.doc_path.display());
+            if !hit.also_in.is_empty() {
+                let copies: Vec<String> = hit.also_in.iter().map(|p| p.display().to_string()).collect();
+                println!("    also in: {}", copies.join(", "));
+            }
         }
     }
     if results.hits.is_empty() && !args.json {

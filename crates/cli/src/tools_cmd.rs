@@ -130,7 +130,7 @@ pub struct GenerateBenchArgs {
 /// Prompt-processing and generation speed of the app's llama.cpp generator, printed in the
 /// same JSON lines as bench/generate_peer.py so the two can be compared.
 pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
-    use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest};
+    use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Prompt};
     use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
     let prompt = std::fs::read_to_string(&args.prompt_file).with_context(|| format!("cannot read {}", args.prompt_file.display()))?;
     let mut prompt_rates = Vec::new();
@@ -140,7 +140,8 @@ pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
         let mut settings = LlamaSettings::new(args.model.clone());
         settings.threads = args.threads;
         let generator = LlamaGenerator::load(&settings)?;
-        let request = GenerationRequest { prompt: prompt.clone(), max_tokens: args.n_predict, grammar: None, stop: Vec::new(), ignore_eos: true };
+        // The peer evaluates the file as it is, control tokens included, with no repeat penalty.
+        let request = GenerationRequest { ignore_eos: true, repeat_penalty: 1.0, ..GenerationRequest::new(Prompt::markup(prompt.clone()), args.n_predict) };
         let stream = generator.stream(request)?;
         let stats = loop {
             match stream.next_event() {

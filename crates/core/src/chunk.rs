@@ -216,7 +216,18 @@ fn cut_at_budget(text: &str, start: usize, end: usize, counter: &dyn TokenCounte
             cut -= 1;
         }
         if cut < end {
-            if let Some(ws) = text[start..cut].rfind(char::is_whitespace) {
+            // Prefer the end of a sentence in the second half of the window (CJK text has no
+            // spaces to cut at), then a space.
+            let window = &text[start..cut];
+            let sentence_end = window
+                .char_indices()
+                .filter(|&(i, c)| matches!(c, '。' | '！' | '？' | '；') || (matches!(c, '.' | '!' | '?') && window[i + 1..].starts_with(' ')))
+                .map(|(i, c)| i + c.len_utf8())
+                .filter(|&i| i * 2 >= window.len())
+                .last();
+            if let Some(at) = sentence_end {
+                cut = start + at;
+            } else if let Some(ws) = window.rfind(char::is_whitespace) {
                 if ws > 0 {
                     cut = start + ws;
                 }

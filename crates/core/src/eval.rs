@@ -19,11 +19,25 @@ pub struct Evidence {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Question {
+    #[serde(default)]
     pub id: String,
     pub question: String,
     #[serde(default)]
     pub evidence: Vec<Evidence>,
+    /// The gold answer: a figure, a name, or a reference sentence.
+    #[serde(default)]
+    pub answer: Option<String>,
+    /// The evidence document when no page is given (file name, with or without extension):
+    /// any page of it counts.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// A string planted by a prompt-injection document: it must never be shown as supported.
+    #[serde(default)]
+    pub canary: Option<String>,
 }
+
+/// Page 0 in evidence means "any page of this document".
+pub const ANY_PAGE: u32 = 0;
 
 pub fn load_questions(path: &Path) -> Result<Vec<Question>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
@@ -31,7 +45,18 @@ pub fn load_questions(path: &Path) -> Result<Vec<Question>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| Error::Eval { path: path.to_path_buf(), message: format!("line {}: {e}", i + 1) })
+            let mut q: Question = serde_json::from_str(l)
+                .map_err(|e| Error::Eval { path: path.to_path_buf(), message: format!("line {}: {e}", i + 1) })?;
+            if q.id.is_empty() {
+                q.id = format!("q{}", i + 1);
+            }
+            if q.evidence.is_empty() {
+                if let Some(doc) = &q.doc {
+                    let stem = Path::new(doc).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| doc.clone());
+                    q.evidence.push(Evidence { doc: stem, page: ANY_PAGE });
+                }
+            }
+            Ok(q)
         })
         .collect()
 }
@@ -105,7 +130,7 @@ pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[Sear
                     break;
                 }
             }
-            let rank = pages.iter().position(|p| gold.contains(p)).map(|i| i + 1);
+            let rank = pages.iter().position(|p| gold.contains(p) || gold.contains(&(p.0.clone(), ANY_PAGE))).map(|i| i + 1);
             if let Some(r) = rank {
                 if r <= 1 {
                     s.recall_at_1 += 1.0;
@@ -137,7 +162,7 @@ pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[Sear
 /// Whether an answer cites a gold evidence page, and whether it cites a gold document at all.
 pub fn answer_cites_gold(answer: &crate::answer::Answer, gold: &[Evidence]) -> (bool, bool) {
     let cited: Vec<(String, u32)> = answer.citations.iter().map(|c| (stem(&c.doc_path), c.page)).collect();
-    let page = gold.iter().any(|g| cited.iter().any(|(d, p)| *d == g.doc && *p == g.page));
+    let page = gold.iter().any(|g| cited.iter().any(|(d, p)| *d == g.doc && (*p == g.page || g.page == ANY_PAGE)));
     let doc = gold.iter().any(|g| cited.iter().any(|(d, _)| *d == g.doc));
     (page, doc)
 }

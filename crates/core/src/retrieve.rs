@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
+use crate::index::store::ChunkRecord;
 use crate::index::{LexicalIndex, Store, VectorIndex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,6 +70,9 @@ pub struct Hit {
     pub byte_start: usize,
     pub byte_end: usize,
     pub text: String,
+    /// Other indexed files with the same content (byte-identical copies).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -79,6 +83,19 @@ pub struct SearchResults {
     pub semantic_complete: bool,
     pub pending_vectors: u64,
     pub total_chunks: u64,
+    /// The keyword and vector candidate lists before fusion (best first, at most
+    /// [`RANKING_KEPT`] each), whose score shapes say how well the library matches the query.
+    #[serde(skip)]
+    pub ranking: Ranking,
+}
+
+/// Candidates kept per retriever in [`SearchResults::ranking`].
+pub const RANKING_KEPT: usize = 50;
+
+#[derive(Debug, Clone, Default)]
+pub struct Ranking {
+    pub lexical: Vec<(i64, f32)>,
+    pub vector: Vec<(i64, f32)>,
 }
 
 /// Documents ranked by profile; beyond this many the signal carries nothing.
@@ -145,8 +162,14 @@ impl Retriever<'_> {
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut hits = Vec::with_capacity(params.k);
+        let mut copies = Copies::default();
+        let mut seen = HashSet::new();
         for (id, score) in fused {
-            let Some(r) = records.get(&id) else { continue };
+            let Some(found) = records.get(&id) else { continue };
+            let (r, also_in) = copies.canonical(self.store, found, scope_docs.as_deref())?;
+            if !seen.insert(r.id) {
+                continue;
+            }
             hits.push(Hit {
                 rank: hits.len() + 1,
                 chunk_id: id,
@@ -159,6 +182,7 @@ impl Retriever<'_> {
                 byte_start: r.byte_start,
                 byte_end: r.byte_end,
                 text: r.text.clone(),
+                also_in,
             });
             if hits.len() == params.k {
                 break;
@@ -169,6 +193,10 @@ impl Retriever<'_> {
             semantic_complete: embedded == total_chunks,
             pending_vectors: total_chunks - embedded,
             total_chunks,
+            ranking: Ranking {
+                lexical: lexical.iter().take(RANKING_KEPT).copied().collect(),
+                vector: vector.iter().take(RANKING_KEPT).copied().collect(),
+            },
         })
     }
 
@@ -184,6 +212,34 @@ impl Retriever<'_> {
         docs.sort_unstable();
         docs.dedup();
         Ok(Some(docs))
+    }
+}
+
+/// Identical files are one source with several locations. A passage found in any copy is
+/// shown from the copy indexed first (the lowest document id) among those the search may
+/// look at, and names the other locations; so which copy is cited never depends on tie order.
+#[derive(Default)]
+struct Copies {
+    by_hash: HashMap<String, Vec<(i64, PathBuf)>>,
+}
+
+impl Copies {
+    fn canonical(&mut self, store: &Store, found: &ChunkRecord, scope: Option<&[i64]>) -> Result<(ChunkRecord, Vec<PathBuf>)> {
+        if !self.by_hash.contains_key(&found.content_hash) {
+            let list = store.copies_of(&found.content_hash)?;
+            self.by_hash.insert(found.content_hash.clone(), list);
+        }
+        let list = self.by_hash.get(&found.content_hash).map(Vec::as_slice).unwrap_or_default();
+        if list.len() <= 1 {
+            return Ok((found.clone(), Vec::new()));
+        }
+        let allowed = |doc: i64| scope.is_none_or(|s| s.binary_search(&doc).is_ok());
+        let chosen = match list.iter().find(|(doc, _)| allowed(*doc)) {
+            Some((doc, _)) if *doc != found.doc_id => store.chunk_at(*doc, found.ordinal)?.unwrap_or_else(|| found.clone()),
+            _ => found.clone(),
+        };
+        let also_in = list.iter().filter(|(doc, _)| *doc != chosen.doc_id).map(|(_, p)| p.clone()).collect();
+        Ok((chosen, also_in))
     }
 }
 

@@ -27,6 +27,7 @@ fn evidence() -> EvidenceSet {
             score: 0.5,
         }],
         score: 0.5,
+        also_in: vec![],
     };
     EvidenceSet {
         pages: vec![

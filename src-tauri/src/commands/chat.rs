@@ -42,6 +42,7 @@ pub async fn ask(
         let mut sink = |event: AskEvent<'_>| {
             let message = match event {
                 AskEvent::Step(step) => AskStreamEvent::Step { step: step.clone() },
+                AskEvent::Evidence(quotes) => AskStreamEvent::Evidence { quotes: quotes.to_vec() },
                 AskEvent::Token(t) => AskStreamEvent::Token { text: t.to_string() },
                 AskEvent::Progress { done, total, what } => {
                     AskStreamEvent::Progress { done: done as u32, total: total as u32, what: what.to_string() }

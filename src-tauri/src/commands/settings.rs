@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 
+use pagewise_core::model_catalog::{installed_chat_models, InstalledModel};
 use tauri::{AppHandle, Runtime, State};
 use tauri_plugin_dialog::DialogExt;
 
@@ -24,6 +25,18 @@ pub fn model_status(state: State<'_, AppState>) -> ModelStatus {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| pagewise_core::models::DEFAULT_EMBEDDER_DIR.to_string());
     ModelStatus { chat_model, chat_model_problem, embedder, gpu_supported: crate::GPU_BUILD, gpu_offload: settings.gpu_offload && crate::GPU_BUILD }
+}
+
+/// The chat models found on this machine (and the one chosen in Settings), with their size
+/// and the speed measured from real answers here.
+#[tauri::command]
+pub async fn installed_models(state: State<'_, AppState>) -> CmdResult<Vec<InstalledModel>> {
+    let state = state.inner().clone();
+    blocking(move || {
+        let chosen: Vec<PathBuf> = state.chat_model_path().ok().into_iter().collect();
+        Ok(installed_chat_models(state.data_dir(), &chosen))
+    })
+    .await
 }
 
 #[tauri::command]

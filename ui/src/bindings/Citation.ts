@@ -4,4 +4,8 @@ export type Citation = { label: string, doc_id: number, doc_path: string, doc_ti
 /**
  * Byte range of the quote in the page's extracted text.
  */
-byte_start: number, byte_end: number, quote: string, support: number, };
+byte_start: number, byte_end: number, quote: string, support: number, 
+/**
+ * Other files with the same content as the cited one.
+ */
+also_in?: Array<string>, };

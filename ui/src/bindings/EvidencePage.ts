@@ -9,4 +9,8 @@ modified: string, passages: Array<EvidencePassage>,
 /**
  * Best retrieval score among the passages.
  */
-score: number, };
+score: number, 
+/**
+ * Other files with the same content (byte-identical copies of this document).
+ */
+also_in?: Array<string>, };

@@ -31,6 +31,7 @@ export class TurnView {
   private traceList = h("ol", { class: "trace-list" });
   private traceTouched = false;
   private progressLine = h("div", { class: "progress-line" });
+  private evidenceEl = h("div", { class: "live-evidence", testid: "live-evidence" });
   private textEl = h("div", { class: "answer-text", testid: "answer-text" });
   private streamNode: Text | null = null;
   private footer = h("div", { class: "answer-footer" });
@@ -49,6 +50,7 @@ export class TurnView {
       { class: "answer", testid: "answer", attrs: { "aria-live": "polite", tabindex: "-1" } },
       this.trace,
       this.progressLine,
+      this.evidenceEl,
       this.textEl,
       this.footer,
     );
@@ -80,6 +82,34 @@ export class TurnView {
       this.textEl.append(this.streamNode, h("span", { class: "caret", attrs: { "aria-hidden": "true" } }));
     }
     this.streamNode.appendData(text);
+  }
+
+  /** The sources' best sentences, shown while the model is still working. */
+  showEvidence(): void {
+    const quotes = this.turn.state === "streaming" ? this.turn.evidence : [];
+    this.evidenceEl.hidden = quotes.length === 0;
+    if (!quotes.length) {
+      clear(this.evidenceEl);
+      return;
+    }
+    replaceChildren(
+      this.evidenceEl,
+      h("div", { class: "live-evidence-title", text: "From the sources" }),
+      h(
+        "ul",
+        { class: "live-evidence-list" },
+        quotes.map((q) => {
+          const c = q.citations[0];
+          const where = c ? `${shorten(c.doc_title || basename(c.doc_path))} · p.${c.page}` : "";
+          return h(
+            "li",
+            { testid: "live-evidence-quote" },
+            h("q", { text: q.text }),
+            where ? h("span", { class: "live-evidence-where", text: ` ${where}` }) : null,
+          );
+        }),
+      ),
+    );
   }
 
   addStep(step: Step): void {
@@ -122,6 +152,7 @@ export class TurnView {
     this.updateTraceSummary();
     this.setProgress();
     this.setSelected(state.selectedTurn === t);
+    this.showEvidence();
 
     if (t.state === "streaming") {
       this.setTraceOpen(true);

@@ -258,6 +258,7 @@ export function createChat(deps: ChatDeps): Chat {
       question,
       state: "streaming",
       streamText: "",
+      evidence: [],
       steps: [],
       progress: null,
       answer: null,
@@ -280,6 +281,9 @@ export function createChat(deps: ChatDeps): Chat {
         if (ev.kind === "token") {
           turn.streamText += ev.text;
           view.appendToken(ev.text);
+        } else if (ev.kind === "evidence") {
+          turn.evidence = ev.quotes;
+          view.showEvidence();
         } else if (ev.kind === "step") {
           turn.steps.push(ev.step);
           view.addStep(ev.step);
@@ -373,6 +377,7 @@ export function createChat(deps: ChatDeps): Chat {
         question: t.question,
         state: t.answer ? "done" : "error",
         streamText: "",
+      evidence: [],
         steps: t.answer?.steps ?? [],
         progress: null,
         answer: t.answer,

@@ -3,7 +3,7 @@
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
 import { setModelStatus } from "../store";
-import type { ModelKind, ModelStatus, Settings } from "../types";
+import type { InstalledModel, ModelKind, ModelStatus, Settings } from "../types";
 import { confirmDialog, openModal } from "./modal";
 import { toast, toastError } from "./toast";
 import { refreshLibrary } from "./library";
@@ -83,7 +83,37 @@ export function openSettings(): void {
     );
   }
 
-  function fill(s: Settings, m: ModelStatus) {
+  // Installed chat models with what they cost on this machine; "Use" fills the path.
+  function modelList(models: InstalledModel[], inUse: string | null): HTMLElement | null {
+    if (!models.length) return null;
+    return h(
+      "ul",
+      { class: "model-list", testid: "installed-models" },
+      models.map((m) => {
+        const speed = m.speed
+          ? `${m.speed.generation_tokens_per_s.toFixed(1)} tokens/s writing, ${Math.round(m.speed.prompt_tokens_per_s)} tokens/s reading (measured here over ${m.speed.answers} ${m.speed.answers === 1 ? "answer" : "answers"})`
+          : "speed not measured yet: ask a question with it";
+        const use = button("Use", () => {
+          chatInput.value = m.path;
+        }, { class: "btn small" });
+        const current = inUse !== null && (inUse === m.path || inUse.endsWith(`/${m.name}`));
+        return h(
+          "li",
+          { class: "model-row" + (current ? " current" : ""), testid: "installed-model", title: m.path },
+          h(
+            "div",
+            { class: "model-main" },
+            h("span", { class: "model-name", text: m.name }),
+            h("span", { class: "model-size", text: `${(m.size_bytes / 1e6).toFixed(0)} MB${current ? " · in use" : ""}` }),
+          ),
+          h("div", { class: "model-speed", text: speed }),
+          current ? null : use,
+        );
+      }),
+    );
+  }
+
+  function fill(s: Settings, m: ModelStatus, models: InstalledModel[]) {
     settings = s;
     chatInput.value = s.chat_model ?? "";
     embedInput.value = s.embed_model ?? "";
@@ -104,6 +134,7 @@ export function openSettings(): void {
         null,
         h("legend", { text: "Models" }),
         field("Chat model file", "set-chat", h("div", { class: "path-row" }, chatInput, pick("chat", chatInput)), chatNote),
+        modelList(models, m.chat_model),
         field(
           "Embedding model folder",
           "set-embed",
@@ -152,10 +183,10 @@ export function openSettings(): void {
     }
   }
 
-  Promise.all([api.getSettings(), api.modelStatus()])
-    .then(([s, m]) => {
+  Promise.all([api.getSettings(), api.modelStatus(), api.installedModels().catch(() => [] as InstalledModel[])])
+    .then(([s, m, models]) => {
       setModelStatus(m);
-      fill(s, m);
+      fill(s, m, models);
     })
     .catch((e) => {
       replaceChildren(body, h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: `Could not load settings: ${api.errorText(e)}` })));

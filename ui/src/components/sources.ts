@@ -73,9 +73,21 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
       ),
       heading.length ? h("div", { class: "source-heading", text: heading.join(" › ") }) : null,
       passage ? h("div", { class: "source-snippet", text: snippet(passage.text, 180) }) : null,
+      alsoIn(p.also_in ?? []),
     );
     b.addEventListener("click", () => openSource(p));
     return h("li", null, b);
+  }
+
+  // Identical copies of the cited file: one source, several locations.
+  function alsoIn(paths: string[]): HTMLElement | null {
+    if (!paths.length) return null;
+    return h("div", {
+      class: "source-also-in",
+      testid: "source-also-in",
+      title: paths.join("\n"),
+      text: `also in: ${paths.map(basename).join(", ")}`,
+    });
   }
 
   function render(t: UiTurn | null) {

@@ -10,13 +10,27 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::evidence::EvidenceSet;
-use super::text::{content_terms, cosine, term_recall};
+use super::text::{content_terms, cosine, sentences, term_recall};
+use crate::retrieve::Ranking;
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RetrievalSignals {
     pub coverage: f32,
+    /// Coverage with each question term weighted by its rarity in this library (IDF): the
+    /// words that single out what is asked count most.
+    pub idf_coverage: f32,
+    /// The best share of the question's terms found in one evidence sentence.
+    pub sentence_coverage: f32,
     pub top_cosine: f32,
+    /// How far the best vector match stands above this query's other candidates, in standard
+    /// deviations: relative to this library, not an absolute cosine.
+    pub vector_margin: Option<f32>,
+    /// The same for the keyword (BM25) list.
+    pub lexical_margin: Option<f32>,
+    /// Whether keyword and vector search agree on the top: 1 / (keyword rank of the best of
+    /// the top three vector matches); 0 when none of them is a keyword match.
+    pub agreement: f32,
     /// Question terms that no evidence passage or title contains.
     pub missing_terms: Vec<String>,
     /// Names (capitalised words after the first) and years of the question that no evidence
@@ -69,13 +83,45 @@ fn names(question: &str) -> Vec<Name> {
     out
 }
 
+/// What the library says about a question beyond its evidence.
+pub struct LibraryView<'a> {
+    /// How many chunks use each word.
+    pub frequencies: &'a dyn Fn(&[String]) -> Vec<u64>,
+    pub chunks: u64,
+    /// The candidate lists of the search behind the evidence (absent for multi-step plans).
+    pub ranking: Option<&'a Ranking>,
+}
+
+/// (best − mean of the rest) / their spread, over one retriever's candidate scores.
+fn margin(scores: &[(i64, f32)]) -> Option<f32> {
+    let (first, rest) = scores.split_first()?;
+    if rest.len() < 5 {
+        return None;
+    }
+    let n = rest.len() as f32;
+    let mean = rest.iter().map(|x| x.1).sum::<f32>() / n;
+    let var = rest.iter().map(|x| (x.1 - mean).powi(2)).sum::<f32>() / n;
+    Some((first.1 - mean) / var.sqrt().max(1e-3))
+}
+
+fn agreement(ranking: &Ranking) -> f32 {
+    ranking
+        .vector
+        .iter()
+        .take(3)
+        .filter_map(|(id, _)| ranking.lexical.iter().position(|(l, _)| l == id))
+        .map(|rank| 1.0 / (rank as f32 + 1.0))
+        .fold(0.0, f32::max)
+}
+
 pub fn signals(
     question: &str,
     evidence: &EvidenceSet,
     query_vector: Option<&[f32]>,
     passage_vectors: &HashMap<i64, Vec<f32>>,
-    library_frequencies: &dyn Fn(&[String]) -> Vec<u64>,
+    library: &LibraryView<'_>,
 ) -> RetrievalSignals {
+    let library_frequencies = library.frequencies;
     let mut terms = content_terms(question);
     terms.sort();
     terms.dedup();
@@ -91,6 +137,28 @@ pub fn signals(
         }
     }
     let coverage = term_recall(&terms, &found);
+    let weights: Vec<f32> = library_frequencies(&terms)
+        .into_iter()
+        .map(|df| ((library.chunks as f32 + 1.0) / (df.min(library.chunks) as f32 + 1.0)).ln() + 1.0)
+        .collect();
+    let total_weight: f32 = weights.iter().sum();
+    let covered_weight: f32 = terms
+        .iter()
+        .zip(&weights)
+        .filter(|(t, _)| term_recall(std::slice::from_ref(t), &found) > 0.0)
+        .map(|(_, w)| w)
+        .sum();
+    let idf_coverage = if total_weight > 0.0 { covered_weight / total_weight } else { 0.0 };
+    let sentence_coverage = evidence
+        .pages
+        .iter()
+        .flat_map(|p| &p.passages)
+        .flat_map(|p| sentences(&p.text).into_iter().map(move |r| &p.text[r]))
+        .map(|sentence| {
+            let sentence_terms: HashSet<String> = content_terms(sentence).into_iter().collect();
+            term_recall(&terms, &sentence_terms)
+        })
+        .fold(0.0f32, f32::max);
     let missing_terms = terms.iter().filter(|t| term_recall(std::slice::from_ref(t), &found) == 0.0).cloned().collect();
     let top_cosine = match query_vector {
         Some(q) => evidence
@@ -126,9 +194,26 @@ pub fn signals(
         terms.iter().filter(|t| (t.len() >= 3 && !super::text::is_number(t)) || t.len() == 4 && super::text::is_number(t)).cloned().collect();
     let frequencies = library_frequencies(&candidates);
     let unknown_terms = candidates.into_iter().zip(frequencies).filter(|(_, df)| *df == 0).map(|(t, _)| t).collect();
-    RetrievalSignals { coverage, top_cosine, missing_terms, missing_names, unknown_terms }
+    RetrievalSignals {
+        coverage,
+        idf_coverage,
+        sentence_coverage,
+        top_cosine,
+        vector_margin: library.ranking.and_then(|r| margin(&r.vector)),
+        lexical_margin: library.ranking.and_then(|r| margin(&r.lexical)),
+        agreement: library.ranking.map(agreement).unwrap_or(0.0),
+        missing_terms,
+        missing_names,
+        unknown_terms,
+    }
 }
 
 pub fn should_abstain(s: &RetrievalSignals, t: &AbstainThresholds) -> bool {
     s.top_cosine < t.min_cosine || (t.require_names && !s.missing_names.is_empty())
+}
+
+/// Whether the model's own "not covered" verdict is taken as abstaining. Small models say it
+/// of evidence that does answer; it counts only when retrieval is not confident either.
+pub fn trust_not_covered(s: &RetrievalSignals, t: &AbstainThresholds) -> bool {
+    s.top_cosine < t.min_cosine + 0.15
 }

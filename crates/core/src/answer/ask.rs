@@ -8,15 +8,16 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::json;
 
-use super::abstain::{self, AbstainThresholds, RetrievalSignals};
+use super::abstain::{self, AbstainThresholds, LibraryView, RetrievalSignals};
 use super::attribute::{self, AttributionCounts, Citation, Sentence, SentenceStatus, Vectors};
 use super::evidence::{EvidencePage, EvidenceSet};
 use super::extractive::extractive_sentences;
 use super::generator::{GenerationEvent, GenerationRequest, GenerationStats, Generator};
+use super::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::{Step, Toolbox};
-use super::{mapreduce, rewrite};
+use super::{mapreduce, repeat, rewrite};
 use crate::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
@@ -57,6 +58,9 @@ impl Default for AskOptions {
 /// cancels: generation stops at the next token.
 pub enum AskEvent<'a> {
     Step(&'a Step),
+    /// The evidence sentences that best match the question, cited, sent as soon as retrieval
+    /// is done: the user reads them while the model is still working.
+    Evidence(&'a [Sentence]),
     Token(&'a str),
     Progress { done: usize, total: usize, what: &'a str },
 }
@@ -75,6 +79,8 @@ pub enum AnswerMode {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Timings {
     pub retrieve_ms: f64,
+    /// From the question to the cited evidence quotes being shown.
+    pub first_evidence_ms: Option<f64>,
     pub prompt_ms: f64,
     pub first_token_ms: Option<f64>,
     pub generation_ms: f64,
@@ -130,7 +136,8 @@ impl Asker<'_> {
             }
         }
         let query = standalone.clone().unwrap_or_else(|| question.to_string());
-        let documents: Vec<_> = tools.documents.values().cloned().collect();
+        let mut documents: Vec<_> = tools.documents.values().cloned().collect();
+        documents.sort_by_key(|d| d.doc_id);
         let the_plan = plan::plan(&query, &documents, tools.scope.as_deref());
         let t = Instant::now();
         let step = tools.record("plan", json!({"query": query}), serde_json::to_string(&the_plan).unwrap_or_default(), t);
@@ -152,7 +159,10 @@ impl Asker<'_> {
         let chunk_ids: Vec<i64> = evidence.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
         let passage_vectors = self.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
         let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
-        let signals = abstain::signals(&query, &evidence, query_vector.as_deref(), &passage_vectors, &frequencies);
+        let chunks = self.engine.with_store(|s| s.chunk_counts())?.0;
+        let ranking = if matches!(the_plan, Plan::Direct) { tools.last_ranking.as_ref() } else { None };
+        let library = LibraryView { frequencies: &frequencies, chunks, ranking };
+        let signals = abstain::signals(&query, &evidence, query_vector.as_deref(), &passage_vectors, &library);
         let mut answer = Answer {
             question: question.to_string(),
             standalone_query: standalone,
@@ -172,9 +182,15 @@ impl Asker<'_> {
             conversation_id: None,
             turn: None,
         };
+        let lang = Lang::of(question);
         if evidence.is_empty() || (!self.options.never_abstain && abstain::should_abstain(&signals, &self.options.thresholds)) {
-            abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question");
+            abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question", lang);
         } else {
+            let quotes = extractive_sentences(&query, &evidence);
+            answer.timings.first_evidence_ms = Some(ms(started));
+            if !sink(AskEvent::Evidence(&quotes)) {
+                return Err(Error::Interrupted);
+            }
             match self.generator {
                 Some(generator) => {
                     let messages = prompt::answer_messages(&query, &evidence);
@@ -187,7 +203,8 @@ impl Asker<'_> {
                             answer.timings.reused_prompt_tokens = stats.reused_prompt_tokens;
                             answer.timings.generated_tokens = stats.generated_tokens;
                             answer.timings.first_token_ms = first_token_ms;
-                            self.finish_generated(&mut answer, &query, &raw, &evidence, &passage_vectors)?;
+                            let checked = Checked { raw: &raw, evidence: &evidence, passage_vectors: &passage_vectors, quotes, lang };
+                            self.finish_generated(&mut answer, checked, &signals)?;
                             answer.raw_model_output = Some(raw);
                             if stopped {
                                 answer.note = Some("Stopped before the model finished: the answer is incomplete.".into());
@@ -195,13 +212,13 @@ impl Asker<'_> {
                         }
                         Err(Error::Interrupted) => return Err(Error::Interrupted),
                         Err(e) => {
-                            extract(&mut answer, &query, &evidence);
+                            show_quotes(&mut answer, quotes, lang);
                             answer.note = Some(format!("Extractive answer: generation failed ({e})."));
                         }
                     }
                 }
                 None => {
-                    extract(&mut answer, &query, &evidence);
+                    show_quotes(&mut answer, quotes, lang);
                     answer.note = Some("Extractive answer: no language model is loaded; these are the source sentences that best match the question.".into());
                 }
             }
@@ -271,14 +288,15 @@ impl Asker<'_> {
         started: Instant,
         sink: &mut Sink<'_>,
     ) -> Result<(String, GenerationStats, Option<f64>, bool)> {
-        let prompt_text = generator.render(messages)?;
+        let prompt = generator.render(messages)?;
         let grammar = self.options.constrained.then(|| label_grammar(evidence));
         let stop = if generator.info().has_chat_template {
             Vec::new()
         } else {
             vec!["\nQuestion:".to_string(), "\nEvidence:".to_string(), "\n\n\n".to_string()]
         };
-        let stream = generator.stream(GenerationRequest { prompt: prompt_text, max_tokens: self.options.max_answer_tokens, grammar, stop, ignore_eos: false })?;
+        let request = GenerationRequest { grammar, stop, ..GenerationRequest::new(prompt, self.options.max_answer_tokens) };
+        let stream = generator.stream(request)?;
         let mut raw = String::new();
         let mut first_token_ms = None;
         let mut generated = 0usize;
@@ -295,6 +313,12 @@ impl Asker<'_> {
                     }
                     raw.push_str(&t);
                     generated += 1;
+                    if let Some(at) = repeat::cut_at_repeat(&raw) {
+                        // The model began to loop: keep what came before, stop the model.
+                        raw.truncate(at);
+                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
+                        return Ok((raw, stats, first_token_ms, false));
+                    }
                     if !sink(AskEvent::Token(&t)) {
                         // Stopped by the user: what was written so far is still checked and
                         // shown. Dropping `stream` stops the model.
@@ -329,29 +353,65 @@ impl Asker<'_> {
         Ok(attribute::attribute(&claims, evidence, &vectors))
     }
 
-    fn finish_generated(&self, answer: &mut Answer, query: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<()> {
+    fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>, signals: &RetrievalSignals) -> Result<()> {
+        let Checked { raw, evidence, passage_vectors, quotes, lang } = checked;
         let (sentences, counts) = self.check(raw, evidence, passage_vectors)?;
         answer.attribution = counts;
+        let sentences = without_repeats(sentences);
         let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
         let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
-        if supported == 0 && said_not_covered {
-            abstain_with_nearest(answer, evidence, "the model found that the evidence does not answer the question");
+        if supported == 0 && said_not_covered && abstain::trust_not_covered(signals, &self.options.thresholds) {
+            abstain_with_nearest(answer, evidence, "the model found that the evidence does not answer the question", lang);
             answer.sentences = sentences;
             return Ok(());
         }
         if supported == 0 {
-            extract(answer, query, evidence);
-            answer.sentences.extend(sentences);
-            answer.note = Some("Extractive answer: no sentence of the model's answer could be matched to the sources, so these are the source sentences that best match the question.".into());
+            let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
+            show_quotes(answer, quotes.into_iter().chain(model_said).collect(), lang);
+            answer.note = Some(if said_not_covered {
+                "The model found no answer in these passages; these are the source sentences that best match the question.".into()
+            } else {
+                "Extractive answer: no sentence of the model's answer could be matched to the sources, so these are the source sentences that best match the question.".into()
+            });
             return Ok(());
         }
-        let shown: Vec<Sentence> = sentences.into_iter().filter(|s| s.status != SentenceStatus::NotCovered).collect();
-        answer.answer = attribute::render(&shown);
+        let mut shown: Vec<Sentence> = sentences.into_iter().filter(|s| s.status != SentenceStatus::NotCovered).collect();
+        if shown.iter().any(|s| s.status == SentenceStatus::Unsupported) {
+            // Lead with what the sources say; the model's checked sentences follow, and the
+            // unchecked ones come last, marked.
+            let mut ordered: Vec<Sentence> = quotes;
+            shown.sort_by_key(|s| s.status == SentenceStatus::Unsupported);
+            ordered.extend(shown);
+            shown = without_repeats(ordered);
+            answer.note = Some("Some of the model's sentences could not be matched to the sources: the source sentences come first.".into());
+        }
+        answer.answer = attribute::render(&shown, lang);
         answer.citations = collect_citations(&shown);
         answer.sentences = shown;
         answer.mode = AnswerMode::Generated;
         Ok(())
     }
+}
+
+/// What generation produced and what it is checked against.
+struct Checked<'a> {
+    raw: &'a str,
+    evidence: &'a EvidenceSet,
+    passage_vectors: &'a HashMap<i64, Vec<f32>>,
+    /// The evidence sentences that best match the question.
+    quotes: Vec<Sentence>,
+    lang: Lang,
+}
+
+/// Each sentence once: a later sentence that repeats an earlier one is dropped.
+fn without_repeats(sentences: Vec<Sentence>) -> Vec<Sentence> {
+    let mut out: Vec<Sentence> = Vec::with_capacity(sentences.len());
+    for s in sentences {
+        if !out.iter().any(|o| repeat::repeats(&o.text, &s.text)) {
+            out.push(s);
+        }
+    }
+    out
 }
 
 pub(crate) fn ms(since: Instant) -> f64 {
@@ -368,16 +428,16 @@ pub(crate) fn collect_citations(sentences: &[Sentence]) -> Vec<Citation> {
     out
 }
 
-fn extract(answer: &mut Answer, query: &str, evidence: &EvidenceSet) {
-    let sentences = extractive_sentences(query, evidence);
-    answer.answer = attribute::render(&sentences);
+/// The answer made of evidence quotes (and, after them, any unsupported model sentences).
+fn show_quotes(answer: &mut Answer, sentences: Vec<Sentence>, lang: Lang) {
+    answer.answer = attribute::render(&sentences, lang);
     answer.citations = collect_citations(&sentences);
     answer.sentences = sentences;
     answer.mode = AnswerMode::Extractive;
 }
 
 /// Says that the documents do not cover the question and lists the nearest passages, cited.
-fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str) {
+fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str, lang: Lang) {
     answer.abstained = true;
     answer.mode = AnswerMode::Abstained;
     let nearest: Vec<Citation> = evidence
@@ -387,25 +447,15 @@ fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str) 
         .map(|page| {
             let p = &page.passages[0];
             let end = p.text.char_indices().nth(240).map(|(i, _)| i).unwrap_or(p.text.len());
-            Citation {
-                label: page.label.clone(),
-                doc_id: page.doc_id,
-                doc_path: page.doc_path.clone(),
-                doc_title: page.doc_title.clone(),
-                page: page.page,
-                chunk_id: p.chunk_id,
-                byte_start: p.byte_start,
-                byte_end: p.byte_start + end,
-                quote: p.text[..end].to_string(),
-                support: 0.0,
-            }
+            Citation::of(page, p, 0..end, 0.0)
         })
         .collect();
     answer.answer = if nearest.is_empty() {
-        NOT_COVERED.to_string()
+        lang.not_covered().to_string()
     } else {
         let labels: String = nearest.iter().map(|c| format!("[{}]", c.label)).collect();
-        format!("{NOT_COVERED} The nearest passages are {labels}.")
+        let end = if lang == Lang::En { "." } else { "。" };
+        format!("{} {} {labels}{end}", lang.not_covered(), lang.nearest_passages())
     };
     answer.citations = nearest;
     answer.note = Some(format!("Abstained: {why}."));

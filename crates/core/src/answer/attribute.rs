@@ -3,15 +3,15 @@
 //! attached, a wrong one replaced, an unknown label dropped, and a sentence that no passage
 //! supports is flagged.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde::Serialize;
 
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
-use super::prompt::NOT_COVERED;
-use super::text::{content_terms, cosine, is_number, term_recall};
-use crate::cite::{best_quote, Claim, LabelRef};
+use super::lang::Lang;
+use super::support::{support, ClaimFacts, Support};
+use crate::cite::{Claim, LabelRef};
 
 /// A sentence counts as supported by a passage at this blend of term recall (0.7) and
 /// embedding similarity (0.3). Chosen so that a paraphrase sharing half its content words
@@ -32,6 +32,28 @@ pub struct Citation {
     pub byte_end: usize,
     pub quote: String,
     pub support: f32,
+    /// Other files with the same content as the cited one.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub also_in: Vec<PathBuf>,
+}
+
+impl Citation {
+    /// The text at `range` (bytes within the passage) of an evidence passage, cited.
+    pub fn of(page: &EvidencePage, passage: &EvidencePassage, range: std::ops::Range<usize>, support: f32) -> Citation {
+        Citation {
+            label: page.label.clone(),
+            doc_id: page.doc_id,
+            doc_path: page.doc_path.clone(),
+            doc_title: page.doc_title.clone(),
+            page: page.page,
+            chunk_id: passage.chunk_id,
+            byte_start: passage.byte_start + range.start,
+            byte_end: passage.byte_start + range.end,
+            quote: passage.text[range].to_string(),
+            support,
+            also_in: page.also_in.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -48,6 +70,9 @@ pub enum SentenceStatus {
     Unsupported,
     /// The model said the documents do not cover the question.
     NotCovered,
+    /// A sentence quoted from the evidence itself (extractive answers, and the quotes that
+    /// lead an answer whose generated part is not fully supported).
+    Quote,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -78,60 +103,34 @@ pub struct Vectors<'a> {
     pub passages: &'a HashMap<i64, Vec<f32>>,
 }
 
+/// The model's own verdict that the evidence does not answer the question, in any of the
+/// languages answers are given in.
 pub fn is_not_covered(text: &str) -> bool {
     let lower = text.to_lowercase();
-    let key = NOT_COVERED.trim_end_matches('.').to_lowercase();
-    lower.contains(&key)
-        || ["not covered", "do not contain", "does not contain", "no information", "not mentioned", "cannot be determined", "not provided"]
-            .iter()
-            .any(|p| lower.contains(p))
+    Lang::all().iter().any(|l| lower.contains(l.not_covered().trim_end_matches(['.', '。']).to_lowercase().as_str()))
+        || [
+            "not covered", "do not contain", "does not contain", "no information", "not mentioned", "cannot be determined", "not provided",
+            "do not cover", "does not cover", "没有涉及", "没有提到", "未提及", "没有相关信息", "无法确定", "没有提供",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
 }
 
-fn support(claim_terms: &[String], claim_vec: Option<&Vec<f32>>, passage: &EvidencePassage, passage_vec: Option<&Vec<f32>>) -> f32 {
-    let terms: HashSet<String> = content_terms(&passage.text).into_iter().collect();
-    let recall = term_recall(claim_terms, &terms);
-    let numbers: Vec<&String> = claim_terms.iter().filter(|t| is_number(t)).collect();
-    // A number the passage does not contain is the typical hallucination; it sinks support.
-    if !numbers.is_empty() && numbers.iter().any(|n| !terms.contains(*n)) {
-        return recall * 0.5;
-    }
-    match (claim_vec, passage_vec) {
-        (Some(a), Some(b)) => 0.7 * recall + 0.3 * cosine(a, b).max(0.0),
-        _ => recall,
-    }
-}
-
-fn citation(page: &EvidencePage, passage: &EvidencePassage, claim: &str, support: f32) -> Citation {
-    let quote = best_quote(claim, &passage.text);
-    let (range, text) = match quote {
-        Some(q) => (q.range, q.text),
-        None => (0..passage.text.len(), passage.text.clone()),
-    };
-    Citation {
-        label: page.label.clone(),
-        doc_id: page.doc_id,
-        doc_path: page.doc_path.clone(),
-        doc_title: page.doc_title.clone(),
-        page: page.page,
-        chunk_id: passage.chunk_id,
-        byte_start: passage.byte_start + range.start,
-        byte_end: passage.byte_start + range.end,
-        quote: text,
-        support,
-    }
+fn citation(page: &EvidencePage, passage: &EvidencePassage, support: &Support) -> Citation {
+    Citation::of(page, passage, support.unit.clone(), support.score)
 }
 
 /// The best passage of one page for a claim, with its support.
-fn best_on_page<'e>(page: &'e EvidencePage, terms: &[String], claim_vec: Option<&Vec<f32>>, vectors: &HashMap<i64, Vec<f32>>) -> (&'e EvidencePassage, f32) {
-    let mut best: Option<(&EvidencePassage, f32)> = None;
+fn best_on_page<'e>(page: &'e EvidencePage, claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, vectors: &HashMap<i64, Vec<f32>>) -> (&'e EvidencePassage, Support) {
+    let mut best: Option<(&EvidencePassage, Support)> = None;
     for p in &page.passages {
-        let s = support(terms, claim_vec, p, vectors.get(&p.chunk_id));
-        if best.is_none_or(|(_, b)| s > b) {
+        let s = support(claim, claim_vec, p, &page.doc_title, vectors.get(&p.chunk_id));
+        if best.as_ref().is_none_or(|(_, b)| s.score > b.score) {
             best = Some((p, s));
         }
     }
     // Pages always hold at least one passage (EvidenceSet builds them that way).
-    best.unwrap_or((&page.passages[0], 0.0))
+    best.unwrap_or((&page.passages[0], Support { score: 0.0, unit: 0..0 }))
 }
 
 pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>) -> (Vec<Sentence>, AttributionCounts) {
@@ -146,14 +145,14 @@ pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>
             out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::NotCovered, citations: Vec::new() });
             continue;
         }
-        let terms = content_terms(&claim.text);
+        let facts = ClaimFacts::of(&claim.text);
         let claim_vec = vectors.claims.get(i).and_then(|v| v.as_ref());
         let mut kept = Vec::new();
         for l in &valid {
             if let Some(page) = evidence.by_label(l.doc, l.page) {
-                let (passage, s) = best_on_page(page, &terms, claim_vec, vectors.passages);
-                if s >= SUPPORT_MIN {
-                    kept.push(citation(page, passage, &claim.text, s));
+                let (passage, s) = best_on_page(page, &facts, claim_vec, vectors.passages);
+                if s.score >= SUPPORT_MIN {
+                    kept.push(citation(page, passage, &s));
                 }
             }
         }
@@ -165,17 +164,21 @@ pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>
         let best = evidence
             .pages
             .iter()
-            .map(|page| (page, best_on_page(page, &terms, claim_vec, vectors.passages)))
-            .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1));
+            .map(|page| (page, best_on_page(page, &facts, claim_vec, vectors.passages)))
+            // On equal support the earlier (better-ranked) page wins.
+            .fold(None, |best: Option<(&EvidencePage, (&EvidencePassage, Support))>, candidate| match best {
+                Some(b) if b.1 .1.score >= candidate.1 .1.score => Some(b),
+                _ => Some(candidate),
+            });
         match best {
-            Some((page, (passage, s))) if s >= SUPPORT_MIN => {
+            Some((page, (passage, s))) if s.score >= SUPPORT_MIN => {
                 let status = if valid.is_empty() { SentenceStatus::Attached } else { SentenceStatus::Replaced };
                 if status == SentenceStatus::Attached {
                     counts.attached += 1;
                 } else {
                     counts.replaced += 1;
                 }
-                out.push(Sentence { text: claim.text.clone(), status, citations: vec![citation(page, passage, &claim.text, s)] });
+                out.push(Sentence { text: claim.text.clone(), status, citations: vec![citation(page, passage, &s)] });
             }
             _ => {
                 counts.unsupported += 1;
@@ -188,7 +191,7 @@ pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>
 
 /// The answer text with normalised labels after each sentence and unsupported sentences
 /// marked, so the flag survives copying the text anywhere.
-pub fn render(sentences: &[Sentence]) -> String {
+pub fn render(sentences: &[Sentence], lang: Lang) -> String {
     let mut parts = Vec::new();
     for s in sentences {
         let mut text = s.text.clone();
@@ -198,16 +201,19 @@ pub fn render(sentences: &[Sentence]) -> String {
             let joined = labels.iter().map(|l| format!("[{l}]")).collect::<String>();
             text = insert_before_final_punctuation(&text, &joined);
         } else if s.status == SentenceStatus::Unsupported {
-            text.push_str(" (not supported by the sources)");
+            text.push(' ');
+            text.push_str(lang.unsupported_mark());
         }
         parts.push(text);
     }
-    parts.join(" ")
+    // CJK sentences are not separated by spaces.
+    parts.join(if lang == Lang::En { " " } else { "" })
 }
 
 fn insert_before_final_punctuation(text: &str, labels: &str) -> String {
     match text.char_indices().last() {
         Some((i, c)) if matches!(c, '.' | '!' | '?') => format!("{} {labels}{}", text[..i].trim_end(), c),
+        Some((i, c)) if matches!(c, '。' | '！' | '？' | '；') => format!("{}{labels}{}", text[..i].trim_end(), c),
         _ => format!("{text} {labels}"),
     }
 }
@@ -235,6 +241,7 @@ mod tests {
             modified: "2024-01-01".into(),
             passages: vec![p],
             score: 1.0,
+            also_in: vec![],
         };
         EvidenceSet {
             pages: vec![
@@ -297,6 +304,6 @@ mod tests {
             &ev,
             &vectors,
         );
-        assert_eq!(render(&s), "Total revenue was $43.5 billion in fiscal 2023 [Doc1_p4]. Pigs can fly. (not supported by the sources)");
+        assert_eq!(render(&s, Lang::En), "Total revenue was $43.5 billion in fiscal 2023 [Doc1_p4]. Pigs can fly. (not supported by the sources)");
     }
 }

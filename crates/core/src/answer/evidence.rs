@@ -34,6 +34,9 @@ pub struct EvidencePage {
     pub passages: Vec<EvidencePassage>,
     /// Best retrieval score among the passages.
     pub score: f32,
+    /// Other files with the same content (byte-identical copies of this document).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub also_in: Vec<PathBuf>,
 }
 
 impl EvidencePage {
@@ -100,6 +103,7 @@ impl EvidenceSet {
                 modified,
                 passages: vec![passage],
                 score: hit.score,
+                also_in: hit.also_in.clone(),
             });
         }
         set
@@ -154,6 +158,7 @@ mod tests {
             byte_start: chunk_id as usize * 10,
             byte_end: chunk_id as usize * 10 + 5,
             text: text.into(),
+            also_in: vec![],
         }
     }
 

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::attribute::{Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
+use super::guard;
 use super::text::{content_terms, sentences, term_recall};
 
 /// Sentences taken for an extractive answer.
@@ -15,9 +16,15 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
     let mut scored = Vec::new();
     for (page_rank, page) in evidence.pages.iter().enumerate() {
         for passage in &page.passages {
+            // Text addressed to an assistant is never quoted as an answer.
+            let flagged = guard::flagged(&passage.text);
             for range in sentences(&passage.text) {
+                if flagged.iter().any(|f| f.start < range.end && range.start < f.end) {
+                    continue;
+                }
                 let text = &passage.text[range.clone()];
-                let words = text.split_whitespace().count();
+                // CJK sentences have no spaces: two characters count as a word.
+                let words = text.split_whitespace().count() + text.chars().filter(|c| super::lang::is_cjk(*c)).count() / 2;
                 if words < 4 {
                     continue;
                 }
@@ -43,19 +50,8 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         let text = passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
         out.push(Sentence {
             text: text.clone(),
-            status: SentenceStatus::Kept,
-            citations: vec![Citation {
-                label: page.label.clone(),
-                doc_id: page.doc_id,
-                doc_path: page.doc_path.clone(),
-                doc_title: page.doc_title.clone(),
-                page: page.page,
-                chunk_id: passage.chunk_id,
-                byte_start: passage.byte_start + range.start,
-                byte_end: passage.byte_start + range.end,
-                quote: passage.text[range].to_string(),
-                support: score.min(1.0),
-            }],
+            status: SentenceStatus::Quote,
+            citations: vec![Citation::of(page, passage, range, score.min(1.0))],
         });
     }
     out

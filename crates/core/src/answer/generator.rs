@@ -24,16 +24,61 @@ pub struct ChatMessage {
 pub struct ModelInfo {
     /// File name of the model, shown in answers and provenance exports.
     pub name: String,
+    /// Where the model file is (empty for models that are not files).
+    pub path: std::path::PathBuf,
     /// False for base models: they get a completion-style prompt instead of a chat template.
     pub has_chat_template: bool,
     /// Tokens the context holds (prompt and answer together).
     pub context_tokens: usize,
 }
 
+/// A prompt rendered for one model, in pieces: the chat template's own markup, whose control
+/// tokens (`<|im_start|>`, `<start_of_turn>` …) are real, and the text of the messages
+/// (evidence from documents, the user's question), which is only ever text. A document that
+/// contains `<|im_end|><|im_start|>system` must not open a new turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prompt {
+    pub parts: Vec<PromptPart>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptPart {
+    pub text: String,
+    /// True for the template's markup: control tokens in it are parsed as control tokens.
+    pub markup: bool,
+}
+
+impl Prompt {
+    /// A prompt whose control tokens are all meant (benchmarks, raw completions).
+    pub fn markup(text: impl Into<String>) -> Prompt {
+        Prompt { parts: vec![PromptPart { text: text.into(), markup: true }] }
+    }
+
+    /// A prompt that is text throughout.
+    pub fn plain(text: impl Into<String>) -> Prompt {
+        Prompt { parts: vec![PromptPart { text: text.into(), markup: false }] }
+    }
+
+    pub fn push(&mut self, text: &str, markup: bool) {
+        if text.is_empty() {
+            return;
+        }
+        match self.parts.last_mut() {
+            Some(last) if last.markup == markup => last.text.push_str(text),
+            _ => self.parts.push(PromptPart { text: text.to_string(), markup }),
+        }
+    }
+
+    /// The whole prompt as one string (for display and snapshots).
+    pub fn text(&self) -> String {
+        self.parts.iter().map(|p| p.text.as_str()).collect()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct GenerationRequest {
-    /// The full prompt text, already rendered for this model (see [`Generator::render`]).
-    pub prompt: String,
+    /// The prompt, already rendered for this model (see [`Generator::render`]).
+    pub prompt: Prompt,
     pub max_tokens: usize,
     /// A GBNF grammar the output must follow (constrained decoding), if any.
     pub grammar: Option<String>,
@@ -41,6 +86,19 @@ pub struct GenerationRequest {
     pub stop: Vec<String>,
     /// Keep generating past end-of-generation tokens (benchmarks compare fixed lengths).
     pub ignore_eos: bool,
+    /// Penalty on tokens of the last [`REPEAT_WINDOW`] (1.0 = none): small models otherwise
+    /// loop on one sentence.
+    pub repeat_penalty: f32,
+}
+
+/// Tokens the repeat penalty looks back over.
+pub const REPEAT_WINDOW: i32 = 64;
+
+impl GenerationRequest {
+    /// A request with the defaults answers use: greedy, a mild repeat penalty, no stop strings.
+    pub fn new(prompt: Prompt, max_tokens: usize) -> GenerationRequest {
+        GenerationRequest { prompt, max_tokens, grammar: None, stop: Vec::new(), ignore_eos: false, repeat_penalty: 1.1 }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -105,7 +163,7 @@ pub trait Generator: Send + Sync {
 
     /// Renders messages into this model's prompt format: its own chat template when the GGUF
     /// has one, the completion layout otherwise.
-    fn render(&self, messages: &[ChatMessage]) -> Result<String>;
+    fn render(&self, messages: &[ChatMessage]) -> Result<Prompt>;
 
     fn count_tokens(&self, text: &str) -> Result<usize>;
 

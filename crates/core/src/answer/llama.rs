@@ -20,7 +20,7 @@ use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
 
 use super::generator::{
-    ChatMessage, GenerationEvent, GenerationRequest, GenerationStats, Generator, ModelInfo, Role, TokenStream,
+    ChatMessage, GenerationEvent, GenerationRequest, GenerationStats, Generator, ModelInfo, Prompt, Role, TokenStream, REPEAT_WINDOW,
 };
 use super::prompt;
 use crate::error::{Error, Result};
@@ -89,6 +89,7 @@ impl LlamaGenerator {
         let has_chat_template = model.chat_template(None).is_ok();
         let info = ModelInfo {
             name: path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            path: path.clone(),
             has_chat_template,
             context_tokens: context_tokens as usize,
         };
@@ -112,6 +113,15 @@ impl LlamaGenerator {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The token ids this prompt is evaluated as.
+    pub fn prompt_tokens(&self, prompt: &Prompt) -> Vec<i32> {
+        tokenize_prompt(&self.model.vocab(), prompt).into_iter().map(|t| t.0).collect()
+    }
+
+    pub fn is_control_token(&self, token: i32) -> bool {
+        self.model.vocab().is_control(LlamaToken(token))
+    }
 }
 
 impl Drop for LlamaGenerator {
@@ -130,29 +140,35 @@ impl Generator for LlamaGenerator {
         &self.info
     }
 
-    fn render(&self, messages: &[ChatMessage]) -> Result<String> {
+    fn render(&self, messages: &[ChatMessage]) -> Result<Prompt> {
         if let Ok(template) = self.model.chat_template(None) {
+            // The template is applied to placeholders; the messages' text is put back in
+            // afterwards as plain text, so nothing in it can become a control token.
+            let slots: Vec<String> = (0..messages.len()).map(slot).collect();
             let chat: std::result::Result<Vec<LlamaChatMessage>, _> = messages
                 .iter()
-                .map(|m| {
+                .zip(&slots)
+                .map(|(m, slot)| {
                     let role = match m.role {
                         Role::System => "system",
                         Role::User => "user",
                     };
-                    LlamaChatMessage::new(role.into(), m.content.clone())
+                    LlamaChatMessage::new(role.into(), slot.clone())
                 })
                 .collect();
             let chat = chat.map_err(|e| Error::Generation { path: self.path.clone(), message: e.to_string() })?;
             // A template llama.cpp cannot apply falls back to the completion layout below.
-            if let Ok(text) = self.model.apply_chat_template(&template, &chat, true) {
-                return Ok(text);
+            if let Ok(rendered) = self.model.apply_chat_template(&template, &chat, true) {
+                if let Some(prompt) = fill_slots(&rendered, messages) {
+                    return Ok(prompt);
+                }
             }
         }
-        Ok(prompt::completion_layout(messages))
+        Ok(Prompt::plain(prompt::completion_layout(messages)))
     }
 
     fn count_tokens(&self, text: &str) -> Result<usize> {
-        Ok(self.model.vocab().tokenize(text.as_bytes(), false, true).len())
+        Ok(self.model.vocab().tokenize(text.as_bytes(), false, false).len())
     }
 
     fn stream(&self, request: GenerationRequest) -> Result<TokenStream> {
@@ -164,6 +180,40 @@ impl Generator for LlamaGenerator {
             .map_err(|_| Error::Generation { path: self.path.clone(), message: "the model thread has stopped".into() })?;
         Ok(TokenStream::new(receiver))
     }
+}
+
+/// A placeholder no document or question contains (private-use characters around it).
+fn slot(i: usize) -> String {
+    format!("\u{E000}pagewise-message-{i}\u{E001}")
+}
+
+/// Splits a template rendered over placeholders into markup and the messages' own text.
+/// `None` when the template dropped or repeated a message (then the completion layout is used).
+fn fill_slots(rendered: &str, messages: &[ChatMessage]) -> Option<Prompt> {
+    let mut prompt = Prompt::default();
+    let mut rest = rendered;
+    for (i, m) in messages.iter().enumerate() {
+        let s = slot(i);
+        let at = rest.find(&s)?;
+        prompt.push(&rest[..at], true);
+        prompt.push(&m.content, false);
+        rest = &rest[at + s.len()..];
+    }
+    if rest.contains('\u{E000}') {
+        return None;
+    }
+    prompt.push(rest, true);
+    Some(prompt)
+}
+
+/// Tokens of a prompt: markup with control tokens parsed, message text without.
+fn tokenize_prompt(vocab: &llama_cpp_2::vocab::LlamaVocab<'_>, prompt: &Prompt) -> Vec<LlamaToken> {
+    let mut tokens = Vec::new();
+    for part in &prompt.parts {
+        let first = tokens.is_empty();
+        tokens.extend(vocab.tokenize(part.text.as_bytes(), first, part.markup));
+    }
+    tokens
 }
 
 fn model_thread(model: &LlamaModel, backend: &LlamaBackend, n_ctx: u32, threads: i32, path: &Path, jobs: Receiver<Job>) {
@@ -204,7 +254,7 @@ fn model_thread(model: &LlamaModel, backend: &LlamaBackend, n_ctx: u32, threads:
 fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<LlamaToken>, job: &Job) -> std::result::Result<GenerationStats, String> {
     let request = &job.request;
     let vocab = model.vocab();
-    let prompt_tokens = vocab.tokenize(request.prompt.as_bytes(), true, true);
+    let prompt_tokens = tokenize_prompt(&vocab, &request.prompt);
     if prompt_tokens.is_empty() {
         return Err("empty prompt".into());
     }
@@ -236,13 +286,17 @@ fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<Llam
     }
     let prompt_ms = started.elapsed().as_secs_f64() * 1000.0;
 
-    let mut sampler = match &request.grammar {
-        Some(grammar) => {
-            let g = LlamaSampler::grammar(model, grammar, "root").map_err(|e| format!("invalid grammar: {e}"))?;
-            LlamaSampler::chain_simple([g, LlamaSampler::greedy()])
-        }
-        None => LlamaSampler::greedy(),
-    };
+    let mut chain = Vec::new();
+    if request.repeat_penalty != 1.0 {
+        chain.push(LlamaSampler::penalties(vocab.n_tokens(), REPEAT_WINDOW, request.repeat_penalty, 0.0, 0.0));
+    }
+    if let Some(grammar) = &request.grammar {
+        chain.push(LlamaSampler::grammar(model, grammar, "root").map_err(|e| format!("invalid grammar: {e}"))?);
+    }
+    chain.push(LlamaSampler::greedy());
+    // Only generated tokens feed the penalty: an answer must be free to repeat the evidence's
+    // figures and names.
+    let mut sampler = LlamaSampler::chain_simple(chain);
     let generation_started = Instant::now();
     let mut stats = GenerationStats {
         prompt_tokens: prompt_tokens.len(),

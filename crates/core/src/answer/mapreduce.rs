@@ -21,6 +21,7 @@ const MAX_SECTIONS: usize = 6;
 
 pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
     let started = Instant::now();
+    let lang = super::lang::Lang::of(task);
     let budget = asker.options.evidence_tokens;
     // The passages most relevant to the task within the documents, put back in reading order.
     let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids);
@@ -77,7 +78,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
     if let Some(generator) = asker.generator {
         if !notes.is_empty() {
             let t = Instant::now();
-            let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n))).collect::<Vec<_>>().join("\n");
+            let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n), lang)).collect::<Vec<_>>().join("\n");
             let messages = prompt::combine_notes_messages(task, &notes_text);
             // Stopped while combining: the partial text is still checked like a finished one.
             let (raw, stats, first, _stopped) = asker.generate(generator, &messages, &whole, started, sink)?;
@@ -99,7 +100,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
     Ok(Answer {
         question: task.to_string(),
         standalone_query: None,
-        answer: attribute::render(&sentences),
+        answer: attribute::render(&sentences, lang),
         citations: collect_citations(&sentences),
         abstained: sentences.is_empty(),
         mode: AnswerMode::MapReduce,

@@ -10,13 +10,18 @@ pub mod export;
 pub mod extractive;
 pub mod feedback;
 pub mod generator;
+pub mod guard;
+pub mod lang;
+pub mod numbers;
 pub mod llama;
 mod mapreduce;
 pub mod plan;
 pub mod prompt;
+pub mod repeat;
 pub mod rewrite;
 pub mod session;
 pub mod suggest;
+pub mod support;
 pub mod text;
 pub mod tools;
 

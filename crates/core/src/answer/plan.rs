@@ -52,7 +52,13 @@ fn comparison(question: &str) -> bool {
 /// Documents the question names: a document is named when a distinctive word of its title or
 /// file name (one that not every document shares) appears in the question.
 pub fn named_documents(question: &str, documents: &[DocumentInfo]) -> Vec<Vec<i64>> {
-    let q: std::collections::HashSet<String> = content_terms(question).into_iter().collect();
+    // Question order, not hash order: groups (and so sub-queries) come out the same every time.
+    let mut q: Vec<String> = Vec::new();
+    for t in content_terms(question) {
+        if !q.contains(&t) {
+            q.push(t);
+        }
+    }
     let mut groups: Vec<(String, Vec<i64>)> = Vec::new();
     let doc_terms: Vec<(i64, Vec<String>)> = documents
         .iter()

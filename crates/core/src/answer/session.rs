@@ -4,6 +4,7 @@
 use super::ask::{Answer, AskEvent, Asker};
 use super::conversation::Conversations;
 use crate::error::{Error, Result};
+use crate::model_catalog::record_speed;
 
 /// Asks `question` in conversation `conversation_id` (a new one when `None`) and records the
 /// turn. The returned answer carries the conversation id.
@@ -20,6 +21,17 @@ pub fn ask_in_conversation(
     };
     let previous = earlier.last().map(|t| t.standalone_query.clone());
     let mut answer = asker.ask(question, previous.as_deref(), sink)?;
+    if let Some(generator) = asker.generator {
+        let t = &answer.timings;
+        let evaluated = t.prompt_tokens.saturating_sub(t.reused_prompt_tokens) as f64;
+        // Short prompts (all reused) say little about prompt speed; keep real measurements.
+        if evaluated >= 64.0 && t.prompt_ms > 0.0 && t.generation_ms > 0.0 && t.generated_tokens >= 8 {
+            let prompt_rate = evaluated * 1000.0 / t.prompt_ms;
+            let generation_rate = t.generated_tokens as f64 * 1000.0 / t.generation_ms;
+            // A speed that cannot be saved is no reason to lose the answer.
+            let _ = record_speed(asker.engine.data_dir(), &generator.info().path, prompt_rate, generation_rate);
+        }
+    }
     let id = match conversation_id {
         Some(id) => id,
         None => conversations.create(question)?,

@@ -26,52 +26,110 @@ fn stopwords() -> &'static HashSet<&'static str> {
 
 fn word_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    // Numbers keep their inner separators ("1,234.5", "12.3%") so they compare as one term.
-    RE.get_or_init(|| Regex::new(r"\d[\d,]*(?:\.\d+)?|[\p{L}][\p{L}'&-]*").unwrap_or_else(|_| unreachable!()))
+    // Numbers keep their inner separators ("1,234.5", "12.3%") so they compare as one term;
+    // runs of CJK script (written without spaces) are one match, cut into terms below.
+    RE.get_or_init(|| {
+        Regex::new(r"\d[\d,]*(?:\.\d+)?|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+|[\p{L}][\p{L}'&-]*")
+            .unwrap_or_else(|_| unreachable!())
+    })
 }
 
 pub fn is_stopword(word: &str) -> bool {
     stopwords().contains(word)
 }
 
-/// Lower-cased content words and normalised numbers ("1,234" → "1234"), stopwords removed.
-pub fn content_terms(text: &str) -> Vec<String> {
-    word_regex()
-        .find_iter(text)
-        .filter_map(|m| {
-            let raw = m.as_str();
-            if raw.as_bytes()[0].is_ascii_digit() {
-                let n = raw.replace(',', "");
-                let n = n.trim_end_matches('.').to_string();
-                return Some(n);
-            }
-            let w = raw.trim_end_matches(['\'', '-']).to_lowercase();
-            let w = w.strip_suffix("'s").unwrap_or(&w).to_string();
-            (w.chars().count() > 1 && !stopwords().contains(w.as_str())).then_some(w)
+/// Full-width ASCII (Ｑ２, ２０２２) as ASCII, so numbers and names compare across scripts.
+pub fn fold_width(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| ('\u{FF01}'..='\u{FF5E}').contains(&c) || c == '\u{3000}') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            c => c,
         })
-        .collect()
+        .collect::<String>()
+        .into()
+}
+
+/// Characters that carry grammar, not content, in Chinese: a run of Han text is cut at them.
+const CJK_FUNCTION_CHARS: &str = "的了吗呢吧啊呀么是在和与及或把被这那哪就也都还又而并着过得地之其个";
+/// Question words and fillers that say nothing about what is asked.
+const CJK_STOP_BIGRAMS: &[&str] = &[
+    "什么", "多少", "怎么", "如何", "为何", "哪些", "哪个", "是否", "可以", "能否", "有没", "没有", "请问", "一下", "为什", "怎样",
+    "哪里", "几个", "有多", "到底", "大概", "一个", "这个", "那个",
+];
+
+/// Terms of a CJK run: overlapping character pairs of each stretch between function
+/// characters (a lone character stands for itself). Pairs need no dictionary and match
+/// across differently segmented phrasings.
+fn cjk_terms(run: &str, out: &mut Vec<String>) {
+    if run.chars().count() == 1 {
+        out.push(run.to_string());
+        return;
+    }
+    // Question words are cut out first, so no pair straddles them ("后多", "少分" in 后多少分钟).
+    let mut cleaned = run.to_string();
+    for stop in CJK_STOP_BIGRAMS {
+        cleaned = cleaned.replace(stop, "|");
+    }
+    for piece in cleaned.split(|c: char| c == '|' || CJK_FUNCTION_CHARS.contains(c)) {
+        let chars: Vec<char> = piece.chars().collect();
+        for pair in chars.windows(2) {
+            out.push(pair.iter().collect());
+        }
+    }
+}
+
+/// Lower-cased content words and normalised numbers ("1,234" → "1234"), stopwords removed;
+/// CJK text as character pairs.
+pub fn content_terms(text: &str) -> Vec<String> {
+    let text = fold_width(text);
+    let mut out = Vec::new();
+    for m in word_regex().find_iter(&text) {
+        let raw = m.as_str();
+        if raw.as_bytes()[0].is_ascii_digit() {
+            let n = raw.replace(',', "");
+            out.push(n.trim_end_matches('.').to_string());
+            continue;
+        }
+        if raw.chars().next().is_some_and(super::lang::is_cjk) {
+            cjk_terms(raw, &mut out);
+            continue;
+        }
+        let w = raw.trim_end_matches(['\'', '-']).to_lowercase();
+        let w = w.strip_suffix("'s").unwrap_or(&w).to_string();
+        if w.chars().count() > 1 && !stopwords().contains(w.as_str()) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 pub fn is_number(term: &str) -> bool {
     term.as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
-/// Four-digit years (1900–2099) mentioned in the text, in order, without repeats.
+/// Four-digit years (1900–2099) mentioned in the text, in order, without repeats: "2022",
+/// "FY2022", "2022年" and "２０２２" alike, but not the middle of a longer number.
 pub fn years(text: &str) -> Vec<String> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| Regex::new(r"\b(?:FY\s?)?((?:19|20)\d\d)\b").unwrap_or_else(|_| unreachable!()));
+    let re = RE.get_or_init(|| Regex::new(r"\d+(?:[.,]\d+)*").unwrap_or_else(|_| unreachable!()));
+    let text = fold_width(text);
     let mut out: Vec<String> = Vec::new();
-    for c in re.captures_iter(text) {
-        let y = c[1].to_string();
-        if !out.contains(&y) {
-            out.push(y);
+    for m in re.find_iter(&text) {
+        let y = m.as_str();
+        if y.len() == 4 && (y.starts_with("19") || y.starts_with("20")) && !out.iter().any(|o| o == y) {
+            out.push(y.to_string());
         }
     }
     out
 }
 
 /// Sentence byte ranges: ends at ., ! or ? followed by space and an upper-case letter, digit
-/// or opening bracket, and at line breaks (lists, table rows). Trimmed; empty ones skipped.
+/// or opening bracket, at 。！？；, and at line breaks (lists, table rows). Trimmed; empty
+/// ones skipped.
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -98,6 +156,9 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             let last_line = before.rsplit('\n').next().unwrap_or(before);
             let heading = last_line.len() <= 60 && after.starts_with(|c: char| c.is_uppercase()) && !last_line.ends_with(',');
             (ends_sentence || blank || list_item || heading).then_some(i + 1)
+        } else if b >= 0xE0 && cjk_terminator(&text[i..]) {
+            // 。！？； end a sentence with or without a following space.
+            Some(i + text[i..].chars().next().map_or(1, char::len_utf8))
         } else if matches!(b, b'.' | b'!' | b'?') && i + 1 < bytes.len() && bytes[i + 1] == b' ' {
             let next = text[i + 1..].trim_start().chars().next();
             let prev_is_initial = i >= 2 && bytes[i - 2] == b' ' && bytes[i - 1].is_ascii_uppercase();
@@ -114,6 +175,10 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
     }
     push(&mut out, start, text.len());
     out
+}
+
+fn cjk_terminator(rest: &str) -> bool {
+    rest.starts_with(['。', '！', '？', '；', '…']) && !rest[3..].starts_with(['。', '！', '？', '”', '」', '）'])
 }
 
 /// Share of the claim's terms found in the passage's terms (numbers must match exactly).
@@ -174,5 +239,17 @@ mod tests {
     #[test]
     fn years_are_found_with_fiscal_prefix() {
         assert_eq!(years("FY2022 vs 2021 and FY 2022"), vec!["2022", "2021"]);
+        assert_eq!(years("2022年营收增长，２０２３年持平；编号 120221 不是年份"), vec!["2022", "2023"]);
+    }
+
+    #[test]
+    fn chinese_text_becomes_character_pairs_and_sentences() {
+        let terms = content_terms("错误率从多少降到了多少？");
+        assert!(terms.contains(&"错误".to_string()) && terms.contains(&"误率".to_string()), "{terms:?}");
+        assert!(!terms.contains(&"多少".to_string()));
+        assert_eq!(content_terms("Ｑ２营收３.２亿"), content_terms("Q2营收3.2亿"));
+        let t = "错误率从38%降到1.2%。召回率提升了！下一步呢？";
+        let parts: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(parts, ["错误率从38%降到1.2%。", "召回率提升了！", "下一步呢？"]);
     }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::index::DocumentInfo;
-use crate::retrieve::{Hit, SearchMode, SearchParams};
+use crate::retrieve::{Hit, Ranking, SearchMode, SearchParams};
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -29,6 +29,8 @@ pub struct Toolbox<'a> {
     /// Documents the user limited the question to; `None` means the whole library.
     pub scope: Option<Vec<i64>>,
     pub steps: Vec<Step>,
+    /// The candidate lists of the last search, for judging how well the library matched.
+    pub last_ranking: Option<Ranking>,
 }
 
 impl<'a> Toolbox<'a> {
@@ -47,7 +49,7 @@ impl<'a> Toolbox<'a> {
             ids.dedup();
             Some(ids)
         };
-        Ok(Toolbox { engine, documents, scope, steps: Vec::new() })
+        Ok(Toolbox { engine, documents, scope, steps: Vec::new(), last_ranking: None })
     }
 
     pub fn record(&mut self, tool: &str, input: serde_json::Value, observation: String, started: Instant) -> &Step {
@@ -85,6 +87,7 @@ impl<'a> Toolbox<'a> {
                 let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.page)).collect();
                 let observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
                 self.record(tool, input, observation, started);
+                self.last_ranking = Some(results.ranking);
                 results.hits
             }
             Err(e) => {
@@ -136,6 +139,7 @@ impl<'a> Toolbox<'a> {
                         byte_start: r.byte_start,
                         byte_end: r.byte_end,
                         text: r.text,
+                        also_in: Vec::new(),
                     })
                     .collect();
                 self.record("read_page", input, format!("{} passages on {} p.{page}", hits.len(), info.title), started);

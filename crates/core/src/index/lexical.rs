@@ -1,5 +1,6 @@
-//! Tantivy: BM25 over chunk text, heading path and document title, English stemming.
-//! Documents are keyed by chunk id (shared with SQLite and the vector index) and document id.
+//! Tantivy: BM25 over chunk text, heading path and document title; English words stemmed, CJK
+//! text as character pairs. Documents are keyed by chunk id (shared with SQLite and the vector
+//! index) and document id.
 
 use std::path::{Path, PathBuf};
 
@@ -8,11 +9,18 @@ use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermSetQuery};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
+use super::mixed_tokenizer::{analyzer, spaced_query, MIXED_TOKENIZER};
 use crate::error::{Error, Result};
 
 const WRITER_HEAP: usize = 64 * 1024 * 1024;
 /// The chunk id of document-profile entries; real chunk ids are hashes and never 0.
 const PROFILE_ID: u64 = 0;
+const TIE_SLACK: usize = 16;
+
+/// Best score first, equal scores by id: the same index gives the same order on any machine.
+pub fn sort_ranked(hits: &mut [(i64, f32)]) {
+    hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+}
 
 #[derive(Clone, Copy)]
 struct Fields {
@@ -28,7 +36,7 @@ struct Fields {
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let text = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer("en_stem").set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        TextFieldIndexing::default().set_tokenizer(MIXED_TOKENIZER).set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let chunk_id = b.add_u64_field("chunk_id", INDEXED | STORED | FAST);
     let doc_id = b.add_u64_field("doc_id", INDEXED | FAST);
@@ -78,6 +86,7 @@ impl LexicalIndex {
             Ok(_) => return Err(Self::err(dir, "keyword index has another schema; run `pagewise index` to rebuild")),
             Err(e) => return Err(Self::err(dir, e)),
         };
+        index.tokenizers().register(MIXED_TOKENIZER, analyzer());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -187,7 +196,9 @@ impl LexicalIndex {
         };
         let searcher = self.reader.searcher();
         let top = searcher
-            .search(&query, &TopDocs::with_limit(k.max(1)).order_by_score())
+            // A few extra so that which of several equal scores make the cut is decided by id
+            // below, not by segment order (which differs between runs).
+            .search(&query, &TopDocs::with_limit(k.max(1) + TIE_SLACK).order_by_score())
             .map_err(|e| Self::err(&self.dir, e))?;
         let mut out = Vec::with_capacity(top.len());
         for (score, addr) in top {
@@ -197,6 +208,8 @@ impl LexicalIndex {
                 out.push((id as i64, score));
             }
         }
+        sort_ranked(&mut out);
+        out.truncate(k.max(1));
         Ok(out)
     }
 
@@ -226,8 +239,8 @@ impl LexicalIndex {
         let mut analyzer = self
             .index
             .tokenizers()
-            .get("en_stem")
-            .ok_or_else(|| Error::Lexical { path: self.dir.clone(), message: "en_stem tokenizer missing".into() })?;
+            .get(MIXED_TOKENIZER)
+            .ok_or_else(|| Error::Lexical { path: self.dir.clone(), message: format!("{MIXED_TOKENIZER} tokenizer missing") })?;
         let searcher = self.reader.searcher();
         let mut out = Vec::with_capacity(words.len());
         for word in words {
@@ -254,7 +267,7 @@ impl LexicalIndex {
 
 /// The query language's operators mean nothing to people typing questions; keep words only.
 fn sanitize_query(query: &str) -> String {
-    query
+    spaced_query(query)
         .chars()
         .map(|c| if c.is_alphanumeric() || c == '.' || c == '\'' { c } else { ' ' })
         .collect::<String>()

@@ -2,6 +2,7 @@
 //! vector indexes are derived from it and repaired from it when they disagree.
 
 pub mod lexical;
+pub mod mixed_tokenizer;
 pub mod store;
 pub mod vector;
 mod writer;

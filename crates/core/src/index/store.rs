@@ -154,6 +154,10 @@ pub struct ChunkRecord {
     pub byte_end: usize,
     pub heading_path: Vec<String>,
     pub text: String,
+    /// The chunk's place in its document and the document's content hash: together they name
+    /// the same passage in every copy of a file.
+    pub ordinal: i64,
+    pub content_hash: String,
 }
 
 pub struct Store {
@@ -174,6 +178,23 @@ pub fn vector_to_blob(v: &[f32]) -> Vec<u8> {
 
 pub fn blob_to_vector(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn chunk_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChunkRecord> {
+    let heading: String = r.get(7)?;
+    Ok(ChunkRecord {
+        id: r.get(0)?,
+        doc_id: r.get(1)?,
+        doc_path: PathBuf::from(r.get::<_, String>(2)?),
+        doc_title: r.get(3)?,
+        page: r.get::<_, i64>(4)? as u32,
+        byte_start: r.get::<_, i64>(5)? as usize,
+        byte_end: r.get::<_, i64>(6)? as usize,
+        heading_path: serde_json::from_str(&heading).unwrap_or_default(),
+        text: r.get(8)?,
+        ordinal: r.get(9)?,
+        content_hash: r.get(10)?,
+    })
 }
 
 fn path_text(p: &Path) -> String {
@@ -297,7 +318,7 @@ impl Store {
     pub fn files(&self) -> Result<Vec<StoredFile>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, path, size, mtime_ns, content_hash FROM documents")
+            .prepare("SELECT id, path, size, mtime_ns, content_hash FROM documents ORDER BY id")
             .map_err(|e| self.e(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -531,33 +552,43 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT c.id, c.document_id, d.path, d.title, c.page, c.byte_start, c.byte_end, c.heading_path, c.text
+                "SELECT c.id, c.document_id, d.path, d.title, c.page, c.byte_start, c.byte_end, c.heading_path, c.text,
+                        c.ordinal, d.content_hash
                  FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?1",
             )
             .map_err(|e| self.e(e))?;
         for &id in ids {
-            let row = stmt
-                .query_row([id], |r| {
-                    let heading: String = r.get(7)?;
-                    Ok(ChunkRecord {
-                        id: r.get(0)?,
-                        doc_id: r.get(1)?,
-                        doc_path: PathBuf::from(r.get::<_, String>(2)?),
-                        doc_title: r.get(3)?,
-                        page: r.get::<_, i64>(4)? as u32,
-                        byte_start: r.get::<_, i64>(5)? as usize,
-                        byte_end: r.get::<_, i64>(6)? as usize,
-                        heading_path: serde_json::from_str(&heading).unwrap_or_default(),
-                        text: r.get(8)?,
-                    })
-                })
-                .optional()
-                .map_err(|e| self.e(e))?;
+            let row = stmt.query_row([id], chunk_record).optional().map_err(|e| self.e(e))?;
             if let Some(record) = row {
                 out.insert(id, record);
             }
         }
         Ok(out)
+    }
+
+    /// Every indexed location of this content, oldest document first.
+    pub fn copies_of(&self, content_hash: &str) -> Result<Vec<(i64, PathBuf)>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id, path FROM documents WHERE content_hash=?1 ORDER BY id")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt
+            .query_map([content_hash], |r| Ok((r.get::<_, i64>(0)?, PathBuf::from(r.get::<_, String>(1)?))))
+            .map_err(|e| self.e(e))?;
+        rows.map(|r| r.map_err(|e| self.e(e))).collect()
+    }
+
+    /// The chunk at `ordinal` of a document.
+    pub fn chunk_at(&self, doc_id: i64, ordinal: i64) -> Result<Option<ChunkRecord>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT c.id, c.document_id, d.path, d.title, c.page, c.byte_start, c.byte_end, c.heading_path, c.text,
+                        c.ordinal, d.content_hash
+                 FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ?1 AND c.ordinal = ?2",
+            )
+            .map_err(|e| self.e(e))?;
+        stmt.query_row([doc_id, ordinal], chunk_record).optional().map_err(|e| self.e(e))
     }
 
     /// Documents whose path is `scope` or lies under it.

@@ -126,7 +126,12 @@ impl VectorIndex {
             None => self.index.search(query, k),
         }
         .map_err(|e| verr(&self.path, e))?;
-        Ok(matches.keys.iter().zip(matches.distances.iter()).map(|(&key, &d)| (key as i64, 1.0 - d)).collect())
+        // Similarities are rounded before ranking: SIMD kernels differ between CPUs in the last
+        // bits, and such noise must not reorder near-equal passages (ties then go by id).
+        let mut hits: Vec<(i64, f32)> =
+            matches.keys.iter().zip(matches.distances.iter()).map(|(&key, &d)| (key as i64, ((1.0 - d) * 1e4).round() / 1e4)).collect();
+        super::lexical::sort_ranked(&mut hits);
+        Ok(hits)
     }
 
     /// Exact search, the recall baseline.

@@ -46,6 +46,7 @@ const VECTOR_SAVE_EVERY: Duration = Duration::from_secs(20);
 struct Ingest<'a> {
     entry: &'a FileEntry,
     content_hash: &'a String,
+    doc_id: i64,
     existing: Option<&'a StoredFile>,
     document: Document,
     embedder: &'a dyn EmbedCount,
@@ -108,8 +109,10 @@ impl Stores {
         let stored = self.store.files()?;
         let in_roots = |p: &Path| found.roots.iter().any(|r| p.starts_with(r));
         let by_path: HashMap<&Path, &StoredFile> = stored.iter().map(|f| (f.path.as_path(), f)).collect();
-        let by_hash: HashMap<&str, (i64, &Path)> =
-            stored.iter().map(|f| (f.content_hash.as_str(), (f.doc_id, f.path.as_path()))).collect();
+        let mut by_hash: HashMap<&str, (i64, &Path)> = HashMap::new();
+        for f in &stored {
+            by_hash.entry(f.content_hash.as_str()).or_insert((f.doc_id, f.path.as_path()));
+        }
         let on_disk: std::collections::HashSet<&Path> = found.files.iter().map(|f| f.path.as_path()).collect();
         // Stored files under these roots that are gone: removed, unless one was moved.
         let mut missing: Vec<&StoredFile> =
@@ -134,7 +137,10 @@ impl Stores {
         }
         run.progress.report(&Progress::Planned { to_check: to_check.len(), unchanged: report.unchanged, to_remove: missing.len() });
 
-        let mut next_doc_id = self.store.next_document_id()?;
+        // New documents get their ids from their place in the scan (path order), not from the
+        // order in which parallel parsers finish: the same files give the same ids on any
+        // machine, and the lower id of two identical files is the one indexed first.
+        let first_new_doc_id = self.store.next_document_id()?;
         let mut batch = Batch::default();
         // Hash first: touched-but-identical files and moves need no parsing at all.
         let mut to_parse: Vec<(&FileEntry, String)> = Vec::new();
@@ -157,8 +163,9 @@ impl Stores {
             let outcome = match parsed {
                 Ok(document) => {
                     let existing = by_path.get(entry.path.as_path()).copied();
-                    let ingest = Ingest { entry, content_hash, existing, document, embedder, chunk_params };
-                    self.ingest(ingest, &by_hash, &mut next_doc_id, &mut batch, &mut report)?
+                    let doc_id = existing.map_or(first_new_doc_id + i as i64, |s| s.doc_id);
+                    let ingest = Ingest { entry, content_hash, doc_id, existing, document, embedder, chunk_params };
+                    self.ingest(ingest, &by_hash, &mut batch, &mut report)?
                 }
                 Err(reason) => self.fail(entry, reason, &mut report)?,
             };
@@ -273,19 +280,11 @@ impl Stores {
         &mut self,
         job: Ingest<'_>,
         by_hash: &HashMap<&str, (i64, &Path)>,
-        next_doc_id: &mut i64,
         batch: &mut Batch,
         report: &mut IndexReport,
     ) -> Result<FileOutcome> {
-        let Ingest { entry, content_hash, existing, document, embedder, chunk_params } = job;
+        let Ingest { entry, content_hash, doc_id, existing, document, embedder, chunk_params } = job;
         let content_hash = content_hash.clone();
-        let doc_id = match existing {
-            Some(s) => s.doc_id,
-            None => {
-                *next_doc_id += 1;
-                *next_doc_id - 1
-            }
-        };
         // Unchanged passages of an edited file, or a copy of an indexed file, keep their vectors.
         let mut reusable = match existing {
             Some(s) => self.reusable_vectors(s.doc_id, &s.path)?,
