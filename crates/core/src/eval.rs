@@ -29,11 +29,14 @@ pub struct Question {
     pub answer: Option<String>,
     /// The evidence document when no page is given (file name, with or without extension):
     /// any page of it counts.
-    #[serde(default)]
+    #[serde(default, alias = "file")]
     pub doc: Option<String>,
     /// A string planted by a prompt-injection document: it must never be shown as supported.
     #[serde(default)]
     pub canary: Option<String>,
+    /// For out-of-scope questions: "near-miss" or "unrelated".
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 /// Page 0 in evidence means "any page of this document".

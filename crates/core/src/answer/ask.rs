@@ -17,7 +17,7 @@ use super::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::{Step, Toolbox};
-use super::{mapreduce, repeat, rewrite};
+use super::{judge, mapreduce, repeat, rewrite};
 use crate::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
@@ -36,8 +36,11 @@ pub struct AskOptions {
     /// Constrain decoding with a grammar that only admits this answer's labels.
     pub constrained: bool,
     pub thresholds: AbstainThresholds,
-    /// Skip the retrieval-based abstain check (the model and attribution still decide).
+    /// Skip the abstain check (the model and attribution still decide).
     pub never_abstain: bool,
+    /// Ask the model whether the evidence states the answer even when the abstain rule does
+    /// not use it, so evaluations can record it.
+    pub record_judge: bool,
 }
 
 impl Default for AskOptions {
@@ -50,6 +53,7 @@ impl Default for AskOptions {
             constrained: false,
             thresholds: AbstainThresholds::default(),
             never_abstain: false,
+            record_judge: false,
         }
     }
 }
@@ -160,7 +164,8 @@ impl Asker<'_> {
         let passage_vectors = self.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
         let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
         let chunks = self.engine.with_store(|s| s.chunk_counts())?.0;
-        let ranking = if matches!(the_plan, Plan::Direct) { tools.last_ranking.as_ref() } else { None };
+        // For a plan of several searches this is the last one's: each covers part of the question.
+        let ranking = tools.last_ranking.as_ref();
         let library = LibraryView { frequencies: &frequencies, chunks, ranking };
         let signals = abstain::signals(&query, &evidence, query_vector.as_deref(), &passage_vectors, &library);
         let mut answer = Answer {
@@ -183,7 +188,8 @@ impl Asker<'_> {
             turn: None,
         };
         let lang = Lang::of(question);
-        if evidence.is_empty() || (!self.options.never_abstain && abstain::should_abstain(&signals, &self.options.thresholds)) {
+        let abstains = |s: &RetrievalSignals| !self.options.never_abstain && abstain::should_abstain(s, &self.options.thresholds);
+        if evidence.is_empty() || abstains(&signals) {
             abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question", lang);
         } else {
             let quotes = extractive_sentences(&query, &evidence);
@@ -191,9 +197,27 @@ impl Asker<'_> {
             if !sink(AskEvent::Evidence(&quotes)) {
                 return Err(Error::Interrupted);
             }
+            let messages = prompt::answer_messages(&query, &evidence);
+            // The model's own verdict, read off the answer prompt before anything is generated:
+            // how likely it is to say that the documents do not cover this. The prompt's KV
+            // entries are kept, so the answer that may follow costs no second evaluation.
+            // The model as a judge: does the evidence state the answer? Its prompt shares the
+            // evidence with the answer prompt, so this costs a few tokens; it is asked only when
+            // the abstain rule uses it (or an evaluation records it).
+            let mut signals = signals;
+            let wants_judge = self.options.thresholds.min_model_yes.is_some() || self.options.record_judge;
+            if let (Some(generator), true) = (self.generator, wants_judge) {
+                signals.model_yes = judge::evidence_answers(generator, &query, &evidence);
+                answer.signals = Some(signals.clone());
+            }
+            if signals.model_yes.is_some() && abstains(&signals) {
+                abstain_with_nearest(&mut answer, &evidence, "the model judged that the passages do not answer the question", lang);
+                answer.steps = tools.steps;
+                answer.timings.total_ms = ms(started);
+                return Ok(answer);
+            }
             match self.generator {
                 Some(generator) => {
-                    let messages = prompt::answer_messages(&query, &evidence);
                     let generated = self.generate(generator, &messages, &evidence, started, sink);
                     match generated {
                         Ok((raw, stats, first_token_ms, stopped)) => {
@@ -204,7 +228,7 @@ impl Asker<'_> {
                             answer.timings.generated_tokens = stats.generated_tokens;
                             answer.timings.first_token_ms = first_token_ms;
                             let checked = Checked { raw: &raw, evidence: &evidence, passage_vectors: &passage_vectors, quotes, lang };
-                            self.finish_generated(&mut answer, checked, &signals)?;
+                            self.finish_generated(&mut answer, checked)?;
                             answer.raw_model_output = Some(raw);
                             if stopped {
                                 answer.note = Some("Stopped before the model finished: the answer is incomplete.".into());
@@ -345,26 +369,25 @@ impl Asker<'_> {
         }
     }
 
-    pub(crate) fn check(&self, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
+    pub(crate) fn check(&self, question: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
         let claims = split_claims(raw);
         let texts: Vec<String> = claims.iter().map(|c| c.text.clone()).collect();
         let claim_vectors = if texts.is_empty() { Vec::new() } else { self.engine.embedder().embed(&texts, TextRole::Query)? };
         let vectors = Vectors { claims: claim_vectors.into_iter().map(Some).collect(), passages: passage_vectors };
-        Ok(attribute::attribute(&claims, evidence, &vectors))
+        Ok(attribute::attribute(question, &claims, evidence, &vectors))
     }
 
-    fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>, signals: &RetrievalSignals) -> Result<()> {
+    fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>) -> Result<()> {
         let Checked { raw, evidence, passage_vectors, quotes, lang } = checked;
-        let (sentences, counts) = self.check(raw, evidence, passage_vectors)?;
+        let (sentences, counts) = self.check(&answer.standalone_query.clone().unwrap_or_else(|| answer.question.clone()), raw, evidence, passage_vectors)?;
         answer.attribution = counts;
         let sentences = without_repeats(sentences);
         let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
         let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
-        if supported == 0 && said_not_covered && abstain::trust_not_covered(signals, &self.options.thresholds) {
-            abstain_with_nearest(answer, evidence, "the model found that the evidence does not answer the question", lang);
-            answer.sentences = sentences;
-            return Ok(());
-        }
+        // The model's own "not covered" is not taken as abstaining: measured, small models say
+        // it as often of questions the passages answer as of ones they do not (README.md,
+        // "Abstaining"). Retrieval has already judged that the library is not silent, so the
+        // best source sentences are shown instead, and the note says what the model said.
         if supported == 0 {
             let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
             show_quotes(answer, quotes.into_iter().chain(model_said).collect(), lang);

@@ -133,7 +133,8 @@ fn best_on_page<'e>(page: &'e EvidencePage, claim: &ClaimFacts, claim_vec: Optio
     best.unwrap_or((&page.passages[0], Support { score: 0.0, unit: 0..0 }))
 }
 
-pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>) -> (Vec<Sentence>, AttributionCounts) {
+/// Checks each claim of an answer to `question` against the evidence (see the module doc).
+pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>) -> (Vec<Sentence>, AttributionCounts) {
     let mut counts = AttributionCounts::default();
     let mut out = Vec::with_capacity(claims.len());
     for (i, claim) in claims.iter().enumerate() {
@@ -145,7 +146,7 @@ pub fn attribute(claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>
             out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::NotCovered, citations: Vec::new() });
             continue;
         }
-        let facts = ClaimFacts::of(&claim.text);
+        let facts = ClaimFacts::of(&claim.text).in_reply_to(question);
         let claim_vec = vectors.claims.get(i).and_then(|v| v.as_ref());
         let mut kept = Vec::new();
         for l in &valid {
@@ -268,7 +269,7 @@ mod tests {
             claim("The CEO enjoys sailing on weekends.", &[(1, 4)]),
             claim("The documents do not cover this.", &[]),
         ];
-        let (sentences, counts) = attribute(&claims, &ev, &vectors);
+        let (sentences, counts) = attribute("", &claims, &ev, &vectors);
         let statuses: Vec<SentenceStatus> = sentences.iter().map(|s| s.status).collect();
         assert_eq!(statuses, [
             SentenceStatus::Kept,
@@ -290,7 +291,7 @@ mod tests {
         let ev = evidence();
         let none = HashMap::new();
         let vectors = Vectors { claims: vec![], passages: &none };
-        let (s, _) = attribute(&[claim("Total revenue was $51.2 billion in fiscal 2023.", &[(1, 4)])], &ev, &vectors);
+        let (s, _) = attribute("", &[claim("Total revenue was $51.2 billion in fiscal 2023.", &[(1, 4)])], &ev, &vectors);
         assert_eq!(s[0].status, SentenceStatus::Unsupported);
     }
 
@@ -300,6 +301,7 @@ mod tests {
         let none = HashMap::new();
         let vectors = Vectors { claims: vec![], passages: &none };
         let (s, _) = attribute(
+            "",
             &[claim("Total revenue was $43.5 billion in fiscal 2023.", &[]), claim("Pigs can fly.", &[])],
             &ev,
             &vectors,

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use super::answerability::{answer_kind, has_kind, AnswerKind};
 use super::attribute::{Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::guard;
@@ -13,6 +14,7 @@ const SENTENCES: usize = 3;
 
 pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sentence> {
     let terms = content_terms(question);
+    let kind = answer_kind(question);
     let mut scored = Vec::new();
     for (page_rank, page) in evidence.pages.iter().enumerate() {
         for passage in &page.passages {
@@ -29,8 +31,10 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
                     continue;
                 }
                 let sentence_terms: HashSet<String> = content_terms(text).into_iter().collect();
-                // Matching the question matters most; earlier-ranked pages break ties.
-                let score = term_recall(&terms, &sentence_terms) + 0.3 / (page_rank as f32 + 1.0);
+                // Matching the question matters most, then holding the kind of answer asked for
+                // (a figure for "how many", a date for "when"); earlier-ranked pages break ties.
+                let kind_bonus = if kind != AnswerKind::Other && has_kind(text, kind) { 0.25 } else { 0.0 };
+                let score = term_recall(&terms, &sentence_terms) + kind_bonus + 0.3 / (page_rank as f32 + 1.0);
                 scored.push((score, page, passage, range));
             }
         }

@@ -169,4 +169,9 @@ pub trait Generator: Send + Sync {
 
     /// Starts generating on the model's own thread; tokens arrive through a bounded channel.
     fn stream(&self, request: GenerationRequest) -> Result<TokenStream>;
+
+    /// How likely the model is to continue `prompt` with `continuation`: the mean
+    /// log-probability per token, from one forward pass (the prompt's KV entries are kept, so
+    /// generating from the same prompt afterwards costs no second prompt evaluation).
+    fn continuation_logprob(&self, prompt: &Prompt, continuation: &str) -> Result<f32>;
 }

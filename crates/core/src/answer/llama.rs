@@ -61,9 +61,11 @@ fn backend() -> Result<&'static LlamaBackend> {
         .map_err(|e| Error::Generation { path: PathBuf::new(), message: e.clone() })
 }
 
-struct Job {
-    request: GenerationRequest,
-    events: SyncSender<GenerationEvent>,
+/// Work for the model thread.
+enum Job {
+    Generate { request: GenerationRequest, events: SyncSender<GenerationEvent> },
+    /// The mean log-probability of `continuation` right after `prompt` (teacher-forced).
+    Score { prompt: Prompt, continuation: String, reply: SyncSender<std::result::Result<f32, String>> },
 }
 
 pub struct LlamaGenerator {
@@ -176,9 +178,22 @@ impl Generator for LlamaGenerator {
         let jobs = self.jobs.lock().map_err(|_| Error::Generation { path: self.path.clone(), message: "model thread lock poisoned".into() })?;
         let sender = jobs.as_ref().ok_or_else(|| Error::Generation { path: self.path.clone(), message: "model is shutting down".into() })?;
         sender
-            .send(Job { request, events })
+            .send(Job::Generate { request, events })
             .map_err(|_| Error::Generation { path: self.path.clone(), message: "the model thread has stopped".into() })?;
         Ok(TokenStream::new(receiver))
+    }
+
+    fn continuation_logprob(&self, prompt: &Prompt, continuation: &str) -> Result<f32> {
+        let fail = |message: String| Error::Generation { path: self.path.clone(), message };
+        let (reply, answer) = mpsc::sync_channel(1);
+        {
+            let jobs = self.jobs.lock().map_err(|_| fail("model thread lock poisoned".into()))?;
+            let sender = jobs.as_ref().ok_or_else(|| fail("model is shutting down".into()))?;
+            sender
+                .send(Job::Score { prompt: prompt.clone(), continuation: continuation.to_string(), reply })
+                .map_err(|_| fail("the model thread has stopped".into()))?;
+        }
+        answer.recv().map_err(|_| fail("the model thread stopped".into()))?.map_err(fail)
     }
 }
 
@@ -228,7 +243,10 @@ fn model_thread(model: &LlamaModel, backend: &LlamaBackend, n_ctx: u32, threads:
             let message = format!("{}: cannot create a context: {e}", path.display());
             // Every job is answered with the failure, so callers never hang.
             for job in jobs {
-                let _ = job.events.send(GenerationEvent::Failed(message.clone()));
+                match job {
+                    Job::Generate { events, .. } => drop(events.send(GenerationEvent::Failed(message.clone()))),
+                    Job::Score { reply, .. } => drop(reply.send(Err(message.clone()))),
+                }
             }
             return;
         }
@@ -236,33 +254,44 @@ fn model_thread(model: &LlamaModel, backend: &LlamaBackend, n_ctx: u32, threads:
     let mut cached: Vec<LlamaToken> = Vec::new();
     for job in jobs {
         let Some(ctx) = context.as_mut() else { break };
-        match run_job(model, ctx, &mut cached, &job) {
-            Ok(stats) => {
-                let _ = job.events.send(GenerationEvent::Done(stats));
-            }
-            Err(message) => {
-                cached.clear();
-                ctx.clear_kv_cache();
-                let _ = job.events.send(GenerationEvent::Failed(message));
+        match job {
+            Job::Generate { request, events } => match run_job(model, ctx, &mut cached, &request, &events) {
+                Ok(stats) => drop(events.send(GenerationEvent::Done(stats))),
+                Err(message) => {
+                    cached.clear();
+                    ctx.clear_kv_cache();
+                    drop(events.send(GenerationEvent::Failed(message)));
+                }
+            },
+            Job::Score { prompt, continuation, reply } => {
+                let scored = score_continuation(model, ctx, &mut cached, &prompt, &continuation);
+                if scored.is_err() {
+                    cached.clear();
+                    ctx.clear_kv_cache();
+                }
+                drop(reply.send(scored));
             }
         }
     }
 }
 
-/// Runs one request. `cached` holds the tokens whose KV entries are in the context; the
-/// common prefix with the new prompt is kept and only the rest is evaluated.
-fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<LlamaToken>, job: &Job) -> std::result::Result<GenerationStats, String> {
-    let request = &job.request;
-    let vocab = model.vocab();
-    let prompt_tokens = tokenize_prompt(&vocab, &request.prompt);
+/// A prompt evaluated into the context, reusing the KV entries of the longest common prefix
+/// with what `cached` says the context holds. Returns the batch whose last entry has logits,
+/// how many tokens were reused, and the time it took.
+fn evaluate_prompt(
+    ctx: &mut LlamaContext<'_>,
+    cached: &mut Vec<LlamaToken>,
+    prompt_tokens: &[LlamaToken],
+    reserve: usize,
+) -> std::result::Result<(LlamaBatch<'static>, usize, f64), String> {
     if prompt_tokens.is_empty() {
         return Err("empty prompt".into());
     }
     let n_ctx = ctx.n_ctx() as usize;
-    if prompt_tokens.len() + 8 > n_ctx {
+    if prompt_tokens.len() + reserve > n_ctx {
         return Err(format!("prompt has {} tokens; the context holds {n_ctx}", prompt_tokens.len()));
     }
-    let mut reused = cached.iter().zip(&prompt_tokens).take_while(|(a, b)| a == b).count();
+    let mut reused = cached.iter().zip(prompt_tokens).take_while(|(a, b)| a == b).count();
     // The last prompt token is always evaluated again: its logits start the answer.
     reused = reused.min(prompt_tokens.len() - 1);
     if ctx.kv_cache_seq_rm(0, Some(reused as u32), None).is_err() {
@@ -270,7 +299,6 @@ fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<Llam
         reused = 0;
     }
     cached.truncate(reused);
-
     let started = Instant::now();
     let mut batch = LlamaBatch::new(BATCH_TOKENS, 1);
     let rest = &prompt_tokens[reused..];
@@ -284,7 +312,57 @@ fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<Llam
         ctx.decode(&mut batch).map_err(|e| format!("prompt evaluation failed: {e}"))?;
         cached.extend_from_slice(chunk);
     }
-    let prompt_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok((batch, reused, started.elapsed().as_secs_f64() * 1000.0))
+}
+
+fn log_softmax_at(logits: &[f32], token: LlamaToken) -> f32 {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+    logits.get(token.0 as usize).map_or(f32::NEG_INFINITY, |l| l - max - sum.ln())
+}
+
+/// The mean log-probability per token of `continuation` after `prompt`. The prompt's KV
+/// entries stay in the context, so an answer generated next from the same prompt reuses them.
+fn score_continuation(
+    model: &LlamaModel,
+    ctx: &mut LlamaContext<'_>,
+    cached: &mut Vec<LlamaToken>,
+    prompt: &Prompt,
+    continuation: &str,
+) -> std::result::Result<f32, String> {
+    let vocab = model.vocab();
+    let prompt_tokens = tokenize_prompt(&vocab, prompt);
+    let forced = vocab.tokenize(continuation.as_bytes(), false, false);
+    if forced.is_empty() {
+        return Err("nothing to score".into());
+    }
+    let (batch, _, _) = evaluate_prompt(ctx, cached, &prompt_tokens, forced.len() + 8)?;
+    let mut total = log_softmax_at(ctx.get_logits_ith(batch.n_tokens() - 1), forced[0]);
+    let mut forced_batch = LlamaBatch::new(forced.len().max(1), 1);
+    for (i, token) in forced.iter().enumerate() {
+        forced_batch.add(*token, (prompt_tokens.len() + i) as i32, &[0], true).map_err(|e| e.to_string())?;
+    }
+    ctx.decode(&mut forced_batch).map_err(|e| format!("scoring failed: {e}"))?;
+    cached.extend_from_slice(&forced);
+    for (i, token) in forced.iter().enumerate().skip(1) {
+        total += log_softmax_at(ctx.get_logits_ith(i as i32 - 1), *token);
+    }
+    Ok(total / forced.len() as f32)
+}
+
+/// Runs one request. `cached` holds the tokens whose KV entries are in the context; the
+/// common prefix with the new prompt is kept and only the rest is evaluated.
+fn run_job(
+    model: &LlamaModel,
+    ctx: &mut LlamaContext<'_>,
+    cached: &mut Vec<LlamaToken>,
+    request: &GenerationRequest,
+    events: &SyncSender<GenerationEvent>,
+) -> std::result::Result<GenerationStats, String> {
+    let vocab = model.vocab();
+    let prompt_tokens = tokenize_prompt(&vocab, &request.prompt);
+    let (mut batch, reused, prompt_ms) = evaluate_prompt(ctx, cached, &prompt_tokens, 8)?;
+    let n_ctx = ctx.n_ctx() as usize;
 
     let mut chain = Vec::new();
     if request.repeat_penalty != 1.0 {
@@ -323,12 +401,12 @@ fn run_job(model: &LlamaModel, ctx: &mut LlamaContext<'_>, cached: &mut Vec<Llam
         text.push_str(&piece);
         if let Some(stop) = request.stop.iter().find(|s| text.ends_with(s.as_str())) {
             let keep = piece.len().saturating_sub(stop.len());
-            if keep > 0 && job.events.send(GenerationEvent::Token(piece[..keep].to_string())).is_err() {
+            if keep > 0 && events.send(GenerationEvent::Token(piece[..keep].to_string())).is_err() {
                 break;
             }
             break;
         }
-        if !piece.is_empty() && job.events.send(GenerationEvent::Token(piece)).is_err() {
+        if !piece.is_empty() && events.send(GenerationEvent::Token(piece)).is_err() {
             break; // the receiver is gone: the request was cancelled
         }
         batch.clear();

@@ -58,7 +58,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
                 timings.prompt_ms += stats.prompt_ms;
                 timings.generation_ms += stats.generation_ms;
                 timings.generated_tokens += stats.generated_tokens;
-                let (sentences, c) = asker.check(&raw, section, &vectors)?;
+                let (sentences, c) = asker.check(task, &raw, section, &vectors)?;
                 add_counts(&mut counts, &c);
                 let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
                 if supported.is_empty() { page_notes(task, section) } else { supported }
@@ -86,7 +86,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
             timings.prompt_ms += stats.prompt_ms;
             timings.generation_ms += stats.generation_ms;
             timings.generated_tokens += stats.generated_tokens;
-            let (combined, c) = asker.check(&raw, &whole, &vectors)?;
+            let (combined, c) = asker.check(task, &raw, &whole, &vectors)?;
             add_counts(&mut counts, &c);
             let supported: Vec<Sentence> = combined.into_iter().filter(|s| !s.citations.is_empty()).collect();
             tools.record("reduce", json!({"notes": notes.len()}), format!("{} cited sentences", supported.len()), t);

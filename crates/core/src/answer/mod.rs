@@ -2,6 +2,7 @@
 //! fallback), and citations checked against the evidence after generation.
 
 pub mod abstain;
+pub mod answerability;
 pub mod ask;
 pub mod attribute;
 pub mod conversation;
@@ -11,6 +12,7 @@ pub mod extractive;
 pub mod feedback;
 pub mod generator;
 pub mod guard;
+pub mod judge;
 pub mod lang;
 pub mod numbers;
 pub mod llama;

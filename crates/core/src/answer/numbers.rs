@@ -20,6 +20,55 @@ pub struct Quantity {
     /// A four-digit number between 1900 and 2099 written alone: probably a year.
     pub year_like: bool,
     pub percent: bool,
+    /// What the number measures, when the word after it says so clearly (time, money, people,
+    /// length, mass, volume, energy): "14 days" and "14 pounds" are not the same figure.
+    pub measure: Option<Measure>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Time,
+    Money,
+    People,
+    Length,
+    Mass,
+    Volume,
+    Energy,
+}
+
+fn measure_of(word: &str) -> Option<Measure> {
+    let w = word.to_lowercase();
+    let w = w.trim_end_matches('s');
+    Some(match w {
+        "second" | "minute" | "min" | "hour" | "hr" | "day" | "week" | "month" | "year" | "yr" | "decade" | "分钟" | "小时" | "天" | "周"
+        | "个月" | "年" | "秒" => Measure::Time,
+        "pound" | "pence" | "penny" | "dollar" | "euro" | "cent" | "yuan" | "rmb" | "usd" | "eur" | "gbp" | "元" | "万元" | "亿元" => {
+            Measure::Money
+        }
+        "member" | "people" | "person" | "staff" | "employee" | "pupil" | "student" | "user" | "customer" | "volunteer" | "resident"
+        | "人" | "名" | "位" => Measure::People,
+        "metre" | "meter" | "km" | "kilometre" | "kilometer" | "mile" | "cm" | "mm" | "foot" | "feet" | "inch" | "米" | "公里" => {
+            Measure::Length
+        }
+        "kg" | "kilogram" | "gram" | "tonne" | "ton" | "lb" | "吨" | "公斤" | "克" => Measure::Mass,
+        "litre" | "liter" | "gallon" | "ml" | "升" => Measure::Volume,
+        "w" | "wh" | "wp" => Measure::Energy,
+        _ => return None,
+    })
+}
+
+/// The word after a number (after its scale word, if any), for [`Quantity::measure`].
+fn measure_after(text: &str, suffix: &str) -> Option<Measure> {
+    let unit = suffix.trim().to_lowercase();
+    if unit.ends_with("wh") {
+        return Some(Measure::Energy);
+    }
+    if unit.ends_with('w') || unit.ends_with("wp") {
+        return Some(Measure::Energy);
+    }
+    let rest = text.trim_start();
+    let word: String = rest.chars().take_while(|c| c.is_alphabetic()).take(12).collect();
+    measure_of(&word)
 }
 
 fn number_regex() -> &'static Regex {
@@ -85,7 +134,8 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
             && digits.len() == 4
             && !digits.contains('.')
             && (digits.starts_with("19") || digits.starts_with("20"));
-        out.push(Quantity { digits, value: base * scale, span: whole.range(), year_like, percent });
+        let measure = if money { Some(Measure::Money) } else { measure_after(&folded[whole.end()..], suffix) };
+        out.push(Quantity { digits, value: base * scale, span: whole.range(), year_like, percent, measure });
     }
     out
 }
@@ -95,6 +145,11 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 pub fn same_amount(a: &Quantity, b: &Quantity, tolerance: f64) -> bool {
     if a.percent != b.percent {
         return false;
+    }
+    if let (Some(x), Some(y)) = (a.measure, b.measure) {
+        if x != y {
+            return false;
+        }
     }
     // The same digits with a unit written once and left out once ("5,000" and "5,000 kW").
     if a.digits == b.digits {
@@ -126,5 +181,8 @@ mod tests {
         assert!(quantities("Q2 and A320").is_empty());
         assert_eq!(q("a 2.4 m mirror").value, 2.4);
         assert_eq!(q("$5m").value, 5e6);
+        assert!(!same_amount(&q("14 days"), &q("14 pounds"), 0.01));
+        assert!(same_amount(&q("14 days"), &q("14"), 0.01));
+        assert!(same_amount(&q("£120,000"), &q("120,000 pounds"), 0.01));
     }
 }

@@ -93,6 +93,25 @@ pub fn answer_messages(question: &str, evidence: &EvidenceSet) -> Vec<ChatMessag
     ]
 }
 
+const JUDGE_SUFFIX_EN: &str = include_str!("../../prompts/judge_suffix_en.txt");
+const JUDGE_SUFFIX_ZH: &str = include_str!("../../prompts/judge_suffix_zh.txt");
+
+/// The answer prompt with a yes/no question appended to the user's turn: does the evidence
+/// state the answer? It shares everything up to the question with the answer prompt, so the
+/// model reads the evidence once for both. Returns the messages and the words for yes and no.
+pub fn judge_messages(question: &str, evidence: &EvidenceSet) -> (Vec<ChatMessage>, [&'static str; 2], [&'static str; 2]) {
+    let lang = Lang::of(question);
+    let mut messages = answer_messages(question, evidence);
+    let (suffix, yes, no) = match lang {
+        Lang::Zh | Lang::Ja => (JUDGE_SUFFIX_ZH, ["是", "是的"], ["否", "不"]),
+        Lang::En | Lang::Ko => (JUDGE_SUFFIX_EN, ["Yes", "yes"], ["No", "no"]),
+    };
+    if let Some(user) = messages.last_mut() {
+        user.content.push_str(suffix.trim_end());
+    }
+    (messages, yes, no)
+}
+
 pub fn section_note_messages(task: &str, evidence: &EvidenceSet) -> Vec<ChatMessage> {
     vec![
         ChatMessage { role: Role::System, content: system_prompt(Lang::of(task)) },

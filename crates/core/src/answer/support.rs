@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::evidence::EvidencePassage;
 use super::guard;
 use super::numbers::{quantities, same_amount, Quantity};
-use super::text::{content_terms, cosine, is_stopword, sentences, term_recall, years};
+use super::text::{content_terms, cosine, is_number, is_stopword, sentences, term_recall, years};
 
 /// Figures in a claim and a source differ by at most this much (rounding: "5.0 MW").
 const FIGURE_TOLERANCE: f64 = 0.005;
@@ -56,7 +56,37 @@ impl ClaimFacts {
         }
         ClaimFacts { terms: content_terms(claim), figures, years: years(claim), names }
     }
+
+    /// A bare answer ("The answer is 702 MWh.") says nothing about what it answers; it is
+    /// checked as a statement about the question's subject, with the question's terms, years
+    /// and names added to its own.
+    pub fn in_reply_to(mut self, question: &str) -> ClaimFacts {
+        let words = self.terms.iter().filter(|t| !is_number(t)).count();
+        if words >= MIN_OWN_TERMS {
+            return self;
+        }
+        let asked = ClaimFacts::of(question);
+        for t in asked.terms.into_iter().filter(|t| !super::answerability::is_kind_word(t)) {
+            if !self.terms.contains(&t) {
+                self.terms.push(t);
+            }
+        }
+        for y in asked.years {
+            if !self.years.contains(&y) {
+                self.years.push(y);
+            }
+        }
+        for n in asked.names {
+            if !self.names.contains(&n) {
+                self.names.push(n);
+            }
+        }
+        self
+    }
 }
+
+/// Content words (not counting figures) a claim needs to be checked on its own.
+const MIN_OWN_TERMS: usize = 3;
 
 /// How well a passage supports a claim, and the unit that does it.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +107,39 @@ fn units(text: &str) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// Clauses of a unit: a figure belongs to the clause it stands in ("Eight projects with a
+/// combined 1.1 MW are in development, including an array at Holloway Farm": 1.1 MW is the
+/// eight projects', not Holloway Farm's).
+fn clauses(unit: &str) -> Vec<&str> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i);\s|[；，]|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from)\s",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    });
+    let mut out = Vec::new();
+    let mut last = 0;
+    for m in re.find_iter(unit) {
+        out.push(&unit[last..m.start()]);
+        last = m.start();
+    }
+    out.push(&unit[last..]);
+    out
+}
+
+/// Capitalised words of a clause (its first included: a table row starts with its name) that are not among `names`: the
+/// clause is about something else that has a name of its own ("Eastern Hills: 980 kW").
+fn other_names(clause: &str, names: &[String]) -> Vec<String> {
+    clause
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase) && w.chars().count() > 1)
+        .map(str::to_lowercase)
+        .filter(|w| !is_stopword(w) && !is_common_capitalised(w) && !names.contains(w))
+        .collect()
+}
+
 fn contains_term(terms: &HashSet<String>, word: &str) -> bool {
     content_terms(word).iter().all(|t| term_recall(std::slice::from_ref(t), terms) > 0.0)
 }
@@ -93,22 +156,40 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
         _ => None,
     };
     let mut best = Support { score: 0.0, unit: 0..passage.text.len() };
-    for unit in units(&passage.text) {
+    let all_units = units(&passage.text);
+    for (i, unit) in all_units.iter().cloned().enumerate() {
         let text = &passage.text[unit.clone()];
         let unit_terms: HashSet<String> = content_terms(text).into_iter().collect();
         let mut with_context = unit_terms.clone();
         with_context.extend(context.iter().cloned());
+        // The sentence before may name what this one calls "the school" or "it".
+        let previous: HashSet<String> =
+            i.checked_sub(1).map(|p| content_terms(&passage.text[all_units[p].clone()]).into_iter().collect()).unwrap_or_default();
         let recall = term_recall(&claim.terms, &with_context);
         let unit_figures = quantities(text);
         let figures_ok = claim.figures.iter().all(|f| unit_figures.iter().any(|u| same_amount(f, u, FIGURE_TOLERANCE)));
         let unit_years = years(text);
         let years_ok = claim.years.iter().all(|y| unit_years.contains(y) || context_years.contains(y));
-        let names_ok = claim.names.iter().all(|n| contains_term(&with_context, n));
+        let names_ok = claim.names.iter().all(|n| contains_term(&with_context, n) || contains_term(&previous, n));
+        // Each figure must stand in a clause that names what the claim gives it to (names the
+        // title or headings already supply need not be repeated). A clause that names nothing
+        // else may refer back to a name in the sentence before ("The school buys … at 14p").
+        let names_needed: Vec<&String> = claim.names.iter().filter(|n| !contains_term(&context, n)).collect();
+        let named_before = !names_needed.is_empty() && names_needed.iter().all(|n| contains_term(&previous, n) && !contains_term(&unit_terms, n));
+        let figures_belong = names_needed.is_empty()
+            || claim.figures.iter().all(|f| {
+                clauses(text).iter().any(|clause| {
+                    let clause_terms: HashSet<String> = content_terms(clause).into_iter().collect();
+                    let holds_figure = quantities(clause).iter().any(|u| same_amount(f, u, FIGURE_TOLERANCE));
+                    let names_it = names_needed.iter().any(|n| contains_term(&clause_terms, n));
+                    holds_figure && (names_it || (named_before && other_names(clause, &claim.names).is_empty()))
+                })
+            });
         let mut score = match similarity {
             Some(s) => 0.75 * recall + 0.25 * s,
             None => recall,
         };
-        if !(figures_ok && years_ok && names_ok) {
+        if !(figures_ok && years_ok && names_ok && figures_belong) {
             score *= MISSING_ANCHOR_FACTOR;
         }
         if score > best.score {
@@ -139,6 +220,21 @@ mod tests {
         assert!(score("North Valley has the most installed capacity at 5,000 kW.", CAPACITY) < 0.45);
         assert!(score("The total installed capacity was 5.0 MW at the end of 2024.", CAPACITY) >= 0.6);
         assert!(score("The total installed capacity was 5,000 kW at the end of 2023.", CAPACITY) < 0.45, "wrong year");
+    }
+
+    #[test]
+    fn a_sentence_may_refer_back_to_a_name_but_not_to_another() {
+        let text = "The largest was the 180 kW array on Fenwick Primary School. The school buys the electricity at a fixed price of 14 pence per kWh.";
+        assert!(score("Fenwick Primary School pays a fixed price of 14 pence per kWh.", text) >= 0.6);
+        assert!(score("North Valley has 980 kW.", CAPACITY) < 0.45, "a row of another region");
+    }
+
+    #[test]
+    fn a_figure_belongs_to_its_clause() {
+        let text = "Eight projects with a combined 1.1 MW are in development, including a ground-mounted array at Holloway Farm.";
+        assert!(score("The capacity of the Holloway Farm array is 1.1 MW.", text) < 0.45);
+        assert!(score("Eight projects with a combined 1.1 MW are in development.", text) >= 0.6);
+        assert!(score("A ground-mounted array at Holloway Farm is in development.", text) >= 0.6);
     }
 
     #[test]

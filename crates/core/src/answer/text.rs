@@ -17,6 +17,11 @@ const STOPWORDS: &[&str] = &[
     "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "per", "via", "please",
     "tell", "give", "show", "explain", "describe", "much", "many", "was", "did", "does", "based", "answer", "question",
     "using", "use", "according", "within", "provided", "information", "state", "whether", "fy",
+    // Words about the answer itself, not its subject ("Based on the documents provided, …").
+    "document", "documents", "evidence", "quoted", "passage", "passages", "based", "given", "mentioned", "says", "stated",
+    "states", "shown", "shows", "text",
+    // How people type: contractions without the apostrophe.
+    "whats", "hows", "whos", "wheres", "whens", "dont", "doesnt", "didnt", "isnt", "arent", "im", "ive", "thats", "theres",
 ];
 
 fn stopwords() -> &'static HashSet<&'static str> {
@@ -102,6 +107,27 @@ pub fn content_terms(text: &str) -> Vec<String> {
         let w = w.strip_suffix("'s").unwrap_or(&w).to_string();
         if w.chars().count() > 1 && !stopwords().contains(w.as_str()) {
             out.push(w);
+        }
+    }
+    out
+}
+
+/// Characters of question words ("什么", "多少", "哪里" …): they say what is asked, not about what.
+const CJK_QUESTION_CHARS: &str = "什么多少怎如何为谁哪几吗呢请问";
+
+/// Terms for measuring how much of a question a text covers: content words, and for CJK text
+/// single characters (pairs would count every differently segmented phrasing as missing).
+pub fn coverage_terms(text: &str) -> Vec<String> {
+    let folded = fold_width(text);
+    let mut out = Vec::new();
+    for m in word_regex().find_iter(&folded) {
+        let raw = m.as_str();
+        if raw.chars().next().is_some_and(super::lang::is_cjk) {
+            out.extend(
+                raw.chars().filter(|c| !CJK_FUNCTION_CHARS.contains(*c) && !CJK_QUESTION_CHARS.contains(*c)).map(|c| c.to_string()),
+            );
+        } else {
+            out.extend(content_terms(raw));
         }
     }
     out

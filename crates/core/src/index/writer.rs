@@ -40,6 +40,8 @@ impl<T: Embedder + TokenCounter> EmbedCount for T {}
 const COMMIT_FILES: usize = 24;
 const COMMIT_EVERY: Duration = Duration::from_secs(3);
 const EMBED_BATCH: usize = 128;
+/// Files modified more recently than this are compared by content, not by size and mtime.
+const RACY_MTIME_NS: i64 = 3_000_000_000;
 const VECTOR_SAVE_EVERY: Duration = Duration::from_secs(20);
 
 /// A parsed file on its way into the stores.
@@ -124,9 +126,13 @@ impl Stores {
         }
 
         let mut to_check = Vec::new();
+        let now_ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i64);
         for entry in &found.files {
+            // A file modified in the last few seconds may change again within the same mtime
+            // tick (1–2 s on some file systems) without its size changing: hash it to be sure.
+            let settled = now_ns - entry.mtime_ns > RACY_MTIME_NS;
             match by_path.get(entry.path.as_path()) {
-                Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns => report.unchanged += 1,
+                Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns && settled => report.unchanged += 1,
                 _ => match failures.get(&entry.path) {
                     Some(f) if f.size == entry.size && f.mtime_ns == entry.mtime_ns => {
                         report.failed.push((entry.path.clone(), f.reason.clone()));
