@@ -25,7 +25,7 @@ import sys
 COVERAGE = [0.0, 0.15, 0.2, 0.25, 0.3, 0.34, 0.4]
 COSINE = [0.0, 0.1, 0.15, 0.2, 0.25, 0.3]
 MODEL_YES = [None, 0.05, 0.1, 0.15, 0.2, 0.3]
-MAX_ANSWERABLE_ABSTAIN = 0.10
+MAX_ANSWERABLE_ABSTAIN = float(__import__("os").environ.get("MAX_ANSWERABLE_ABSTAIN", "0.10"))
 
 
 def load(path):

@@ -40,8 +40,10 @@ async function ask(question) {
   await input.clear();
   await input.type(question);
   await input.type(Keys.ENTER);
-  // Streaming: an answer bubble appears in state "streaming" and fills token by token.
+  // Streaming: an answer bubble appears in state "streaming" and fills token by token; the
+  // sources' best sentences show before the model has finished.
   let sawStreaming = false;
+  let sawEvidence = false;
   const answer = await d.waitFor(
     "the answer to finish",
     async () => {
@@ -49,13 +51,19 @@ async function ask(question) {
       if (all.length <= before) return null;
       const last = all[all.length - 1];
       const state = await last.attr("data-state");
-      if (state === "streaming") sawStreaming = true;
+      if (state === "streaming") {
+        sawStreaming = true;
+        if (!sawEvidence && (await last.findAll('[data-testid="live-evidence-quote"]')).length > 0) {
+          sawEvidence = true;
+          await shot("chat-evidence-first").catch(() => undefined);
+        }
+      }
       return state === "done" ? last : null;
     },
-    120000,
+    180000,
     50,
   );
-  return { answer, sawStreaming };
+  return { answer, sawStreaming, sawEvidence };
 }
 
 test("the library indexes the fixture folder and lists the failed file with its reason", async () => {
@@ -82,8 +90,9 @@ test("the library indexes the fixture folder and lists the failed file with its 
 });
 
 test("a question streams an answer whose citation opens the cited page with the passage highlighted", async () => {
-  const { answer, sawStreaming } = await ask("What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?");
+  const { answer, sawStreaming, sawEvidence } = await ask("What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?");
   assert.ok(sawStreaming, "the answer was shown while it streamed");
+  assert.ok(sawEvidence, "the cited source sentences were shown while the model was still writing");
   const text = await (await answer.findAll('[data-testid="answer-text"]'))[0].text();
   assert.ok(text.length > 0);
   const chips = await answer.findAll('[data-testid="citation-chip"]');
@@ -191,6 +200,21 @@ test("a document with HTML, script, images and injected instructions is shown as
     }
   }
   await shot("hostile");
+});
+
+test("settings list the installed chat models with their size and measured speed", async () => {
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await (await d.byTestId("settings-button")).click();
+  const rows = await d.waitFor("the installed models", async () => {
+    const r = await d.allByTestId("installed-model");
+    return r.length ? r : null;
+  });
+  const texts = await Promise.all(rows.map((r) => r.text()));
+  assert.ok(texts.some((t) => /\.gguf/.test(t) && /MB/.test(t)), `models are listed with their size: ${texts.join(" | ")}`);
+  // The questions above ran on the default model, so its speed on this machine is known.
+  assert.ok(texts.some((t) => /in use/.test(t) && /tokens\/s/.test(t)), `the model in use shows its measured speed: ${texts.join(" | ")}`);
+  await shot("settings-models");
+  await (await d.byTestId("settings-cancel")).click();
 });
 
 test("a folder dropped from another application (real X11 drag and drop) is indexed with visible progress", async () => {

@@ -24,7 +24,7 @@ pub struct AskArgs {
     /// Continue this conversation: the question may be a follow-up of its last turn.
     #[arg(long)]
     conversation: Option<i64>,
-    /// Any GGUF chat model (default: llm/SmolLM2-135M-Instruct.Q4_1.gguf, or $PAGEWISE_CHAT_MODEL).
+    /// Any GGUF chat model (default: llm/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, or $PAGEWISE_CHAT_MODEL).
     #[arg(long, env = "PAGEWISE_CHAT_MODEL")]
     model: Option<PathBuf>,
     /// Answer without a language model: the best evidence sentences, cited.

@@ -1,5 +1,7 @@
-//! `pagewise ask` end to end: real stores, the real embedding model and the real default GGUF
-//! (greedy decoding, so answers are deterministic).
+//! `pagewise ask` end to end: real stores, the real embedding model and the real default GGUF.
+//! Greedy decoding is deterministic on one machine but not bit-identical across CPUs (their
+//! SIMD kernels differ), so assertions check what must hold anywhere: the fact (numbers and
+//! units normalised), the citation and its page — never the model's wording.
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
@@ -57,13 +59,23 @@ fn answers_with_the_real_model_cite_the_right_page() {
     ] {
         let answer = ask(data.path(), &[question]);
         assert_eq!(answer["abstained"], false, "{answer}");
-        assert_eq!(answer["model"], "SmolLM2-135M-Instruct.Q4_1.gguf");
+        assert_eq!(answer["model"], pagewise_core::models::DEFAULT_CHAT_MODEL);
         assert!(!answer["raw_model_output"].as_str().unwrap().trim().is_empty(), "the model must have run: {answer}");
         assert!(answer["timings"]["generated_tokens"].as_u64().unwrap() > 0);
-        let first = &answer["citations"][0];
-        assert!(first["doc_path"].as_str().unwrap().ends_with("known-answers.pdf"), "{answer}");
-        assert_eq!(first["page"], page, "{question}: {answer}");
-        assert!(answer["answer"].as_str().unwrap().contains(fact), "{question}: {}", answer["answer"]);
+        let cited = answer["citations"].as_array().unwrap();
+        assert!(
+            cited.iter().any(|c| c["doc_path"].as_str().unwrap().ends_with("known-answers.pdf") && c["page"] == page),
+            "{question}: no citation of page {page}: {answer}"
+        );
+        let supported: String = answer["sentences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| !s["citations"].as_array().unwrap().is_empty())
+            .map(|s| s["text"].as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(pagewise_core::grade::states(&supported, fact), "{question}: no supported sentence states {fact}: {}", answer["answer"]);
         assert_citations_resolve(&answer, &pages);
         for step in ["plan", "search_docs"] {
             assert!(answer["steps"].as_array().unwrap().iter().any(|s| s["tool"] == step), "no {step} step");
@@ -96,7 +108,7 @@ fn extractive_answers_without_a_model_are_cited() {
     assert_eq!(answer["mode"], "extractive");
     assert!(answer["note"].as_str().unwrap().starts_with("Extractive answer"));
     assert_eq!(answer["citations"][0]["page"], 3);
-    assert!(answer["answer"].as_str().unwrap().contains("2.4 metre mirror"));
+    assert!(pagewise_core::grade::states(answer["answer"].as_str().unwrap(), "2.4 metre"));
     assert_citations_resolve(&answer, &pages);
 
     // A model file that does not exist: the answer still comes, extractively, and says why.

@@ -65,11 +65,12 @@ pub struct AbstainThresholds {
 
 impl Default for AbstainThresholds {
     /// Chosen with `bench/abstain_fit.py` over the sample folder, FinanceBench dev and the
-    /// Chinese dev set (each library held out in turn; see README.md "Abstaining"): the rule
-    /// that keeps every library's answerable questions at or under 10% abstaining while
-    /// abstaining on the most out-of-scope ones.
+    /// Chinese dev set (see README.md "Abstaining"): the rule that abstains on the most
+    /// out-of-scope questions while no library's answerable questions abstain more than 5%
+    /// (half the 10% target: held out in turn, the chosen cut-offs moved by that much). The
+    /// model's yes/no judgement is off: it did not help on a held-out library.
     fn default() -> Self {
-        AbstainThresholds { min_coverage: 0.25, min_cosine: 0.25, require_names: true, min_model_yes: None }
+        AbstainThresholds { min_coverage: 0.2, min_cosine: 0.2, require_names: true, min_model_yes: None }
     }
 }
 

@@ -123,8 +123,11 @@ fn citation(page: &EvidencePage, passage: &EvidencePassage, support: &Support) -
 /// The best passage of one page for a claim, with its support.
 fn best_on_page<'e>(page: &'e EvidencePage, claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, vectors: &HashMap<i64, Vec<f32>>) -> (&'e EvidencePassage, Support) {
     let mut best: Option<(&EvidencePassage, Support)> = None;
+    // The title and the file name ("BOEING_2022_10K") say whose document it is.
+    let stem = page.doc_path.file_stem().map(|s| s.to_string_lossy().replace(['_', '-'], " ")).unwrap_or_default();
+    let context = format!("{} {stem}", page.doc_title);
     for p in &page.passages {
-        let s = support(claim, claim_vec, p, &page.doc_title, vectors.get(&p.chunk_id));
+        let s = support(claim, claim_vec, p, &context, vectors.get(&p.chunk_id));
         if best.as_ref().is_none_or(|(_, b)| s.score > b.score) {
             best = Some((p, s));
         }

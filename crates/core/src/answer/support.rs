@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::evidence::EvidencePassage;
 use super::guard;
 use super::numbers::{quantities, same_amount, Quantity};
-use super::text::{content_terms, cosine, is_number, is_stopword, sentences, term_recall, years};
+use super::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall, years};
 
 /// Figures in a claim and a source differ by at most this much (rounding: "5.0 MW").
 const FIGURE_TOLERANCE: f64 = 0.005;
@@ -26,6 +26,47 @@ pub struct ClaimFacts {
     pub years: Vec<String>,
     /// Capitalised words after the first: names of people, places, companies, products.
     pub names: Vec<String>,
+    /// Written in a CJK script: compared by characters, since a paraphrase shares few pairs.
+    pub cjk: bool,
+    /// Ranks something ("the most", "largest", "最高"): the source must rank it too.
+    pub ranks: bool,
+}
+
+/// Whether text ranks or compares: superlatives and the words that carry them.
+fn ranks(text: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:most|least|largest|biggest|smallest|highest|lowest|best|worst|newest|oldest|earliest|longest|shortest|fewest|greatest)\b|最|第一|首位",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    })
+    .is_match(text)
+}
+
+/// Terms to compare a claim and a source by: words, or CJK characters.
+fn terms_of(text: &str, cjk: bool) -> Vec<String> {
+    if cjk {
+        coverage_terms(text)
+    } else {
+        content_terms(text)
+    }
+}
+
+/// A claim without its lead-in about where it comes from ("根据证据，", "According to the
+/// documents,"): such words are about the answer, not its subject.
+fn strip_lead_in(claim: &str) -> &str {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)^\s*(?:根据|按照|依据|从)?(?:证据|文档|文章|资料|上述|以上|段落)(?:内容|中|来看|所述)?[，,：:]\s*|^\s*(?:这说明|这表明|也就是说)[，,：:]?\s*|^\s*(?:based on|according to)\b[^,]{0,60},\s*",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    });
+    match re.find(claim) {
+        Some(m) if m.end() < claim.len() => &claim[m.end()..],
+        _ => claim,
+    }
 }
 
 /// Words that are capitalised for other reasons than being names.
@@ -54,7 +95,9 @@ impl ClaimFacts {
                 names.push(lower);
             }
         }
-        ClaimFacts { terms: content_terms(claim), figures, years: years(claim), names }
+        let claim = strip_lead_in(claim);
+        let cjk = matches!(super::lang::Lang::of(claim), super::lang::Lang::Zh | super::lang::Lang::Ja | super::lang::Lang::Ko);
+        ClaimFacts { terms: terms_of(claim, cjk), figures, years: years(claim), names, cjk, ranks: ranks(claim) }
     }
 
     /// A bare answer ("The answer is 702 MWh.") says nothing about what it answers; it is
@@ -65,7 +108,8 @@ impl ClaimFacts {
         if words >= MIN_OWN_TERMS {
             return self;
         }
-        let asked = ClaimFacts::of(question);
+        let mut asked = ClaimFacts::of(question);
+        asked.terms = terms_of(strip_lead_in(question), self.cjk);
         for t in asked.terms.into_iter().filter(|t| !super::answerability::is_kind_word(t)) {
             if !self.terms.contains(&t) {
                 self.terms.push(t);
@@ -149,7 +193,7 @@ fn contains_term(terms: &HashSet<String>, word: &str) -> bool {
 /// similarity; a unit that lacks one of the claim's figures, years or names scores low.
 pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &EvidencePassage, title: &str, passage_vec: Option<&Vec<f32>>) -> Support {
     let context_text = format!("{title} {}", passage.heading_path.join(" "));
-    let context: HashSet<String> = content_terms(&context_text).into_iter().collect();
+    let context: HashSet<String> = terms_of(&context_text, claim.cjk).into_iter().collect();
     let context_years = years(&context_text);
     let similarity = match (claim_vec, passage_vec) {
         (Some(a), Some(b)) => Some(cosine(a, b).max(0.0)),
@@ -159,12 +203,12 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
     let all_units = units(&passage.text);
     for (i, unit) in all_units.iter().cloned().enumerate() {
         let text = &passage.text[unit.clone()];
-        let unit_terms: HashSet<String> = content_terms(text).into_iter().collect();
+        let unit_terms: HashSet<String> = terms_of(text, claim.cjk).into_iter().collect();
         let mut with_context = unit_terms.clone();
         with_context.extend(context.iter().cloned());
         // The sentence before may name what this one calls "the school" or "it".
         let previous: HashSet<String> =
-            i.checked_sub(1).map(|p| content_terms(&passage.text[all_units[p].clone()]).into_iter().collect()).unwrap_or_default();
+            i.checked_sub(1).map(|p| terms_of(&passage.text[all_units[p].clone()], claim.cjk).into_iter().collect()).unwrap_or_default();
         let recall = term_recall(&claim.terms, &with_context);
         let unit_figures = quantities(text);
         let figures_ok = claim.figures.iter().all(|f| unit_figures.iter().any(|u| same_amount(f, u, FIGURE_TOLERANCE)));
@@ -189,7 +233,9 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
             Some(s) => 0.75 * recall + 0.25 * s,
             None => recall,
         };
-        if !(figures_ok && years_ok && names_ok && figures_belong) {
+        // "X has the most Y" needs a unit that ranks something, not one that merely names X.
+        let ranks_ok = !claim.ranks || ranks(text);
+        if !(figures_ok && years_ok && names_ok && figures_belong && ranks_ok) {
             score *= MISSING_ANCHOR_FACTOR;
         }
         if score > best.score {

@@ -34,7 +34,10 @@ fn word_regex() -> &'static Regex {
     // Numbers keep their inner separators ("1,234.5", "12.3%") so they compare as one term;
     // runs of CJK script (written without spaces) are one match, cut into terms below.
     RE.get_or_init(|| {
-        Regex::new(r"\d[\d,]*(?:\.\d+)?|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+|[\p{L}][\p{L}'&-]*")
+        // Letters of other scripts stop at CJK ("ms错误率" is "ms" and 错误率).
+        Regex::new(
+            r"\d[\d,]*(?:\.\d+)?|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+|[\p{L}&&[^\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]][\p{L}'&\-&&[^\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]]*",
+        )
             .unwrap_or_else(|_| unreachable!())
     })
 }
@@ -59,7 +62,7 @@ pub fn fold_width(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Characters that carry grammar, not content, in Chinese: a run of Han text is cut at them.
-const CJK_FUNCTION_CHARS: &str = "的了吗呢吧啊呀么是在和与及或把被这那哪就也都还又而并着过得地之其个";
+const CJK_FUNCTION_CHARS: &str = "的了吗呢吧啊呀么是在和与及或把被这那哪就也都还又而着过得地之其个";
 /// Question words and fillers that say nothing about what is asked.
 const CJK_STOP_BIGRAMS: &[&str] = &[
     "什么", "多少", "怎么", "如何", "为何", "哪些", "哪个", "是否", "可以", "能否", "有没", "没有", "请问", "一下", "为什", "怎样",
@@ -274,6 +277,7 @@ mod tests {
         assert!(terms.contains(&"错误".to_string()) && terms.contains(&"误率".to_string()), "{terms:?}");
         assert!(!terms.contains(&"多少".to_string()));
         assert_eq!(content_terms("Ｑ２营收３.２亿"), content_terms("Q2营收3.2亿"));
+        assert_eq!(content_terms("680ms错误率"), ["680", "ms", "错误", "误率"]);
         let t = "错误率从38%降到1.2%。召回率提升了！下一步呢？";
         let parts: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
         assert_eq!(parts, ["错误率从38%降到1.2%。", "召回率提升了！", "下一步呢？"]);
