@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::answer::attribute::{attribute, SentenceStatus, Vectors};
 use pagewise_core::answer::evidence::{label, EvidencePage, EvidencePassage, EvidenceSet};
-use pagewise_core::answer::support::{support, ClaimFacts};
+use pagewise_core::answer::support::{source_names, support, ClaimFacts};
 use pagewise_core::cite::Claim;
 use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
 use serde_json::json;
@@ -89,7 +89,8 @@ pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
         if let Some(f) = out.as_mut() {
             use std::io::Write;
             // The best support over all passages, flagged or not, for threshold sweeps.
-            let facts = ClaimFacts::of(&claim).in_reply_to(question);
+            let names = source_names(evidence.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.text.as_str())));
+            let facts = ClaimFacts::of(&claim).in_reply_to(question, &names);
             let support = evidence
                 .pages
                 .iter()

@@ -25,6 +25,17 @@ lexical_margin: number | null,
  */
 agreement: number, 
 /**
+ * Whether one evidence unit holds a value of the kind the question asks for (a
+ * quantity, a date, a person) in the same clause as what it asks about; the share of the
+ * question's distinctive terms that unit holds (see answerability.rs).
+ */
+typed_match: number, 
+/**
+ * Where a chat model runs: its probability of "yes" when asked whether the passages state
+ * the answer (yes against no, from one forward pass).
+ */
+model_yes: number | null, 
+/**
  * Question terms that no evidence passage or title contains.
  */
 missing_terms: Array<string>, 

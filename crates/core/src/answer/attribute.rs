@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
 use super::lang::Lang;
-use super::support::{support, ClaimFacts, Support};
+use super::support::{source_names, support, ClaimFacts, Support};
 use crate::cite::{Claim, LabelRef};
 
 /// A sentence counts as supported by a passage at this blend of term recall (0.7) and
@@ -140,6 +140,7 @@ fn best_on_page<'e>(page: &'e EvidencePage, claim: &ClaimFacts, claim_vec: Optio
 pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vectors: &Vectors<'_>) -> (Vec<Sentence>, AttributionCounts) {
     let mut counts = AttributionCounts::default();
     let mut out = Vec::with_capacity(claims.len());
+    let names = source_names(evidence.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.text.as_str())));
     for (i, claim) in claims.iter().enumerate() {
         counts.sentences += 1;
         let valid: Vec<&LabelRef> = claim.labels.iter().filter(|l| evidence.by_label(l.doc, l.page).is_some()).collect();
@@ -149,7 +150,7 @@ pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vecto
             out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::NotCovered, citations: Vec::new() });
             continue;
         }
-        let facts = ClaimFacts::of(&claim.text).in_reply_to(question);
+        let facts = ClaimFacts::of(&claim.text).in_reply_to(question, &names);
         let claim_vec = vectors.claims.get(i).and_then(|v| v.as_ref());
         let mut kept = Vec::new();
         for l in &valid {

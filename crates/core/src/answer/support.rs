@@ -103,12 +103,22 @@ impl ClaimFacts {
     /// A bare answer ("The answer is 702 MWh.") says nothing about what it answers; it is
     /// checked as a statement about the question's subject, with the question's terms, years
     /// and names added to its own.
-    pub fn in_reply_to(mut self, question: &str) -> ClaimFacts {
+    ///
+    /// People type questions in lower case ("how much capacity does north valley have"), so a
+    /// question word the sources only ever write capitalised (`source_names`) counts as a name.
+    pub fn in_reply_to(mut self, question: &str, source_names: &HashSet<String>) -> ClaimFacts {
         let words = self.terms.iter().filter(|t| !is_number(t)).count();
         if words >= MIN_OWN_TERMS {
             return self;
         }
         let mut asked = ClaimFacts::of(question);
+        for w in question.split_whitespace() {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(&w).to_string();
+            if source_names.contains(&w) && !asked.names.contains(&w) {
+                asked.names.push(w);
+            }
+        }
         asked.terms = terms_of(strip_lead_in(question), self.cjk);
         for t in asked.terms.into_iter().filter(|t| !super::answerability::is_kind_word(t)) {
             if !self.terms.contains(&t) {
@@ -127,6 +137,36 @@ impl ClaimFacts {
         }
         self
     }
+}
+
+/// Words the sources write capitalised inside a sentence and never in lower case: names of
+/// places, people and organisations ("Valley" in "North Valley"). A capital at the start of a
+/// sentence or line says nothing, so those are not counted.
+pub fn source_names<'t>(texts: impl IntoIterator<Item = &'t str>) -> HashSet<String> {
+    let mut capitalised = HashSet::new();
+    let mut lower = HashSet::new();
+    for text in texts {
+        for line in text.lines() {
+            let mut sentence_start = true;
+            for raw in line.split_whitespace() {
+                let w = raw.trim_matches(|c: char| !c.is_alphanumeric());
+                let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
+                let first = w.chars().next();
+                if first.is_some_and(char::is_lowercase) {
+                    lower.insert(w.to_string());
+                } else if !sentence_start
+                    && first.is_some_and(char::is_uppercase)
+                    && w.chars().count() > 1
+                    && w.chars().skip(1).all(char::is_lowercase)
+                {
+                    capitalised.insert(w.to_lowercase());
+                }
+                sentence_start = raw.ends_with(['.', '!', '?', ':']) || w.is_empty();
+            }
+        }
+    }
+    capitalised.retain(|w| !lower.contains(w) && !is_stopword(w) && !is_common_capitalised(w));
+    capitalised
 }
 
 /// Content words (not counting figures) a claim needs to be checked on its own.
@@ -289,6 +329,18 @@ mod tests {
                     A ground-mounted array supplies the Fenwick Primary School.";
         assert!(score("The battery at the Kettlewick community hall is a ground-mounted solar array that provides electricity to the Fenwick Primary School.", text) < 0.45);
         assert!(score("The Kettlewick community hall battery holds 200 kWh.", text) >= 0.6);
+    }
+
+    #[test]
+    fn a_bare_answer_to_a_lower_case_question_must_belong_to_the_name_asked_about() {
+        let names = source_names([CAPACITY]);
+        assert!(names.contains("valley") && !names.contains("cooperative"), "{names:?}");
+        let check = |claim: &str| {
+            let facts = ClaimFacts::of(claim).in_reply_to("how much capacity does north valley have", &names);
+            support(&facts, None, &passage(CAPACITY), "Field guide", None).score
+        };
+        assert!(check("5,000 kW") < 0.45, "the total is not North Valley's");
+        assert!(check("1,420 kW") >= 0.6);
     }
 
     #[test]
