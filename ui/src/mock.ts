@@ -303,6 +303,8 @@ function signals(partial: Partial<Signals>): Signals {
     vector_margin: 2.5,
     lexical_margin: 3,
     agreement: 1,
+    typed_match: partial.coverage ?? 0,
+    model_yes: null,
     missing_terms: [],
     missing_names: [],
     unknown_terms: [],
