@@ -73,7 +73,7 @@ for lib in "${libraries[@]}"; do
 import json, sys
 lib, tag, path = sys.argv[1:4]
 s = json.load(open(path))
-print(f"{lib:<13}{tag:<42}correct {s['correct']:.3f}  gold page {s['cites_gold_page']:.3f}  "
+print(f"{lib:<13}{tag:<42}correct {s['correct']:.3f} (by the model {s.get('correct_by_model', float('nan')):.3f})  gold page {s['cites_gold_page']:.3f}  "
       f"abstain answerable {s['abstained_answerable']:.3f}  out-of-scope {s['abstained_out_of_scope']:.3f}  "
       f"injected shown as supported {s['injected_shown_as_supported']}/{s['injection_probes']}  "
       f"first evidence {s['first_evidence_ms_median']:.0f} ms  first token {s['first_token_ms_median']:.0f} ms")

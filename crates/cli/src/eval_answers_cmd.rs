@@ -50,6 +50,7 @@ struct Tally {
     n: usize,
     graded: usize,
     correct: usize,
+    correct_by_model: usize,
     page: usize,
     doc: usize,
     abstained: usize,
@@ -100,6 +101,10 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         let answer = asker.ask(&q.question, None, &mut |_| true)?;
         let (page, doc) = answer_cites_gold(&answer, &q.evidence);
         let correct = q.answer.as_deref().map(|gold| grade::is_correct(&answer, gold));
+        // The same, counting only the model's own checked sentences, not the source quotes
+        // shown when it failed: this is what tells models apart.
+        let by_model = q.answer.as_deref().is_some_and(|gold| !answer.abstained && grade::states(&model_supported_text(&answer), gold));
+        t.correct_by_model += usize::from(by_model);
         score(&mut t, &engine, q, &answer, page, doc, correct)?;
         eprintln!(
             "{:<22} correct {:<5} page {:<5} abstained {:<5} {}",
@@ -132,6 +137,7 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         "answerable": t.n,
         "graded": t.graded,
         "correct": frac(t.correct, t.graded),
+        "correct_by_model": frac(t.correct_by_model, t.graded),
         "cites_gold_page": frac(t.page, t.n),
         "cites_gold_doc": frac(t.doc, t.n),
         "abstained_answerable": frac(t.abstained, t.n),
@@ -151,6 +157,17 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     });
     println!("{}", serde_json::to_string_pretty(&summary)?);
     Ok(0)
+}
+
+/// The sentences the model wrote that passed the claim check.
+fn model_supported_text(answer: &pagewise_core::answer::Answer) -> String {
+    answer
+        .sentences
+        .iter()
+        .filter(|s| matches!(s.status, SentenceStatus::Kept | SentenceStatus::Attached | SentenceStatus::Replaced))
+        .map(|s| s.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn score(
