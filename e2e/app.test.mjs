@@ -55,6 +55,9 @@ async function ask(question) {
         sawStreaming = true;
         if (!sawEvidence && (await last.findAll('[data-testid="live-evidence-quote"]')).length > 0) {
           sawEvidence = true;
+          // WebKit paints a beat after the DOM changes; the check above is the assertion, the
+          // picture is for people, so give it the frame.
+          await new Promise((r) => setTimeout(r, 400));
           await shot("chat-evidence-first").catch(() => undefined);
         }
       }
@@ -205,11 +208,13 @@ test("a document with HTML, script, images and injected instructions is shown as
 test("settings list the installed chat models with their size and measured speed", async () => {
   await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
   await (await d.byTestId("settings-button")).click();
-  const rows = await d.waitFor("the installed models", async () => {
-    const r = await d.allByTestId("installed-model");
-    return r.length ? r : null;
+  // Rows can be in the DOM before the dialog is shown, and WebDriver reads hidden text as "":
+  // wait until the rows are visible with text, not merely present.
+  const texts = await d.waitFor("the installed models, visible", async () => {
+    const rows = await d.allByTestId("installed-model");
+    const t = await Promise.all(rows.map((r) => r.text()));
+    return t.some((x) => x.trim()) ? t : null;
   });
-  const texts = await Promise.all(rows.map((r) => r.text()));
   assert.ok(texts.some((t) => /\.gguf/.test(t) && /MB/.test(t)), `models are listed with their size: ${texts.join(" | ")}`);
   // The questions above ran on the default model, so its speed on this machine is known.
   assert.ok(texts.some((t) => /in use/.test(t) && /tokens\/s/.test(t)), `the model in use shows its measured speed: ${texts.join(" | ")}`);
