@@ -34,6 +34,12 @@ async function folder(pathEnd) {
   return null;
 }
 
+/** A closing dialog fades out for a moment, and its overlay takes clicks meant for what is
+ * under it: wait until none is left. */
+async function noDialogs() {
+  await d.waitFor("no dialog left open", async () => d.execute("return document.querySelectorAll('.overlay').length === 0;"));
+}
+
 async function ask(question) {
   const before = (await d.allByTestId("answer")).length;
   const input = await d.byTestId("question-input");
@@ -141,6 +147,7 @@ test("a question streams an answer whose citation opens the cited page with the 
   await (await d.byTestId("question-input")).type(Keys.ESCAPE).catch(() => undefined);
   await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
   await d.waitFor("the viewer to close", async () => (await d.allByTestId("viewer-page-label")).length === 0 || !(await (await d.byTestId("viewer-page-label")).displayed()));
+  await noDialogs();
   await shot("chat-dark");
   await d.execute("delete document.documentElement.dataset.theme;");
 });
@@ -207,6 +214,7 @@ test("a document with HTML, script, images and injected instructions is shown as
 
 test("settings list the installed chat models with their size and measured speed", async () => {
   await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await noDialogs();
   await (await d.byTestId("settings-button")).click();
   // Rows can be in the DOM before the dialog is shown, and WebDriver reads hidden text as "":
   // wait until the rows are visible with text, not merely present.
@@ -220,6 +228,7 @@ test("settings list the installed chat models with their size and measured speed
   assert.ok(texts.some((t) => /in use/.test(t) && /tokens\/s/.test(t)), `the model in use shows its measured speed: ${texts.join(" | ")}`);
   await shot("settings-models");
   await (await d.byTestId("settings-cancel")).click();
+  await noDialogs();
 });
 
 test("a folder dropped from another application (real X11 drag and drop) is indexed with visible progress", async () => {
