@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { basename, folderProgressText, formatDuration, shorten, splitByteRange } from "./format";
+import { basename, facetsSummary, folderProgressText, formatDuration, shorten, splitByteRange } from "./format";
 
 describe("splitByteRange (UTF-8 byte offsets)", () => {
   it("ASCII", () => {
@@ -65,5 +65,16 @@ describe("formatting helpers", () => {
         eta_s: 11,
       }),
     ).toBe("12/40 files · 310 pages · 2.5 files/s · ETA 11s");
+  });
+});
+
+describe("facetsSummary", () => {
+  it("names organisation, kind and period, and the language when not English", () => {
+    const period = { year: 2024, quarter: 2, date: "2023-07-29" };
+    expect(facetsSummary({ organisation: "Acme Inc.", kind: "quarterly-report", period, language: "en" })).toBe(
+      "Acme Inc. · quarterly report · 2024 Q2",
+    );
+    expect(facetsSummary({ organisation: null, kind: "other", period: { year: null, quarter: null, date: null }, language: "zh" })).toBe("zh");
+    expect(facetsSummary(null)).toBe("");
   });
 });

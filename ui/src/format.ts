@@ -113,3 +113,39 @@ export function splitByteRange(
   if (e === s) return null;
   return [dec.decode(bytes.subarray(0, s)), dec.decode(bytes.subarray(s, e)), dec.decode(bytes.subarray(e))];
 }
+
+const KIND_LABELS: Record<string, string> = {
+  "annual-report": "annual report",
+  "quarterly-report": "quarterly report",
+  "current-report": "current report",
+  "earnings-release": "earnings release",
+  contract: "contract",
+  paper: "paper",
+  handbook: "handbook",
+  minutes: "minutes",
+};
+
+/** "Best Buy Co., Inc. · annual report · 2023" from a document's extracted facets. */
+export function facetsSummary(
+  f:
+    | {
+        organisation: string | null;
+        kind: string;
+        period: { year: number | null; quarter: number | null; date: string | null };
+        language: string;
+      }
+    | null
+    | undefined,
+): string {
+  if (!f) return "";
+  const parts: string[] = [];
+  if (f.organisation) parts.push(f.organisation);
+  const kind = KIND_LABELS[f.kind];
+  if (kind) parts.push(kind);
+  const { year, quarter, date } = f.period;
+  if (year !== null && quarter !== null) parts.push(`${year} Q${quarter}`);
+  else if (year !== null) parts.push(String(year));
+  else if (date) parts.push(date);
+  if (f.language && f.language !== "und" && f.language !== "en") parts.push(f.language);
+  return parts.join(" · ");
+}

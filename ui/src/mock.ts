@@ -264,6 +264,14 @@ function sources(): EvidencePage[] {
         { chunk_id: 1402, byte_start: 421, byte_end: 540, heading_path: ["4 Results", "4.2 Seasonal performance"], text: FIELD_STUDY_P14.slice(7, 11).join(" "), score: 0.84 },
       ],
       score: 0.91,
+      facets: {
+        organisation: "Fraunhofer ISE",
+        aliases: ["fraunhofer ise"],
+        period: { year: 2023, quarter: null, date: "2023-11-14" },
+        kind: "paper",
+        language: "en",
+        years: [2022, 2023],
+      },
     },
     {
       label: "S2", doc_handle: 2, doc_id: 3, doc_path: DOCS[2].path, doc_title: DOCS[2].title, page: 1, modified: "2024-03-12",

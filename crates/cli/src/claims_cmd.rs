@@ -69,6 +69,7 @@ pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
                 passages: vec![EvidencePassage { chunk_id: i as i64 + 1, byte_start: 0, byte_end: text.len(), heading_path, text, score: 1.0 }],
                 score: 1.0,
                 also_in: Vec::new(),
+                facets: None,
             });
         }
         let evidence = EvidenceSet { pages };

@@ -27,8 +27,10 @@ pub struct EvalAnswersArgs {
     extractive: bool,
     #[arg(long)]
     constrained: bool,
-    #[arg(long, default_value_t = AskOptions::default().evidence_tokens)]
-    evidence_tokens: usize,
+    /// Tokens of evidence given to the model (decides time to first token); by default 700
+    /// for a small model and up to 1,600 for larger ones (3/8 of the context).
+    #[arg(long)]
+    evidence_tokens: Option<usize>,
     #[arg(long)]
     threads: Option<usize>,
     /// Skip the retrieval abstain check (to measure the model and attribution alone).
@@ -53,6 +55,9 @@ struct Tally {
     correct_by_model: usize,
     page: usize,
     doc: usize,
+    /// The gold page was among the pages the model was given.
+    evidence_page: usize,
+    evidence_tokens: Vec<f64>,
     abstained: usize,
     extractive: usize,
     probes: usize,
@@ -100,6 +105,9 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     for q in answerable.iter().take(limit) {
         let answer = asker.ask(&q.question, None, &mut |_| true)?;
         let (page, doc) = answer_cites_gold(&answer, &q.evidence);
+        let in_evidence = evidence_holds_gold(&answer, &q.evidence);
+        t.evidence_page += usize::from(in_evidence);
+        t.evidence_tokens.push(answer.sources.iter().flat_map(|p| &p.passages).map(|x| x.text.len() as f64 / 4.0).sum());
         let correct = q.answer.as_deref().map(|gold| grade::is_correct(&answer, gold));
         // The same, counting only the model's own checked sentences, not the source quotes
         // shown when it failed: this is what tells models apart.
@@ -140,6 +148,8 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         "correct_by_model": frac(t.correct_by_model, t.graded),
         "cites_gold_page": frac(t.page, t.n),
         "cites_gold_doc": frac(t.doc, t.n),
+        "gold_page_in_evidence": frac(t.evidence_page, t.n),
+        "evidence_tokens_median": median(&mut t.evidence_tokens),
         "abstained_answerable": frac(t.abstained, t.n),
         "extractive_answers": t.extractive,
         "out_of_scope": oos_n,
@@ -157,6 +167,14 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     });
     println!("{}", serde_json::to_string_pretty(&summary)?);
     Ok(0)
+}
+
+/// Whether a gold page was among the evidence pages (what the model read), whatever it cited.
+fn evidence_holds_gold(answer: &pagewise_core::answer::Answer, gold: &[pagewise_core::eval::Evidence]) -> bool {
+    answer.sources.iter().any(|p| {
+        let stem = p.doc_path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        gold.iter().any(|g| g.doc == stem && (g.page == p.page || g.page == pagewise_core::eval::ANY_PAGE))
+    })
 }
 
 /// The sentences the model wrote that passed the claim check.

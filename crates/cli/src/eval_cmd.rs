@@ -30,8 +30,16 @@ pub struct EvalArgs {
     vector_weight: f32,
     #[arg(long, default_value_t = Fusion::default().document_weight)]
     document_weight: f32,
+    #[arg(long, default_value_t = Fusion::default().route_weight)]
+    route_weight: f32,
     #[arg(long, default_value_t = SearchParams::default().candidates)]
     candidates: usize,
+    /// Measure without routing by document facets (organisation, period, kind).
+    #[arg(long)]
+    no_route: bool,
+    /// Measure with passages ranked one by one instead of gathered into pages.
+    #[arg(long)]
+    no_pages: bool,
 }
 
 pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
@@ -47,7 +55,10 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
             lexical_weight: args.lexical_weight,
             vector_weight: args.vector_weight,
             document_weight: args.document_weight,
+            route_weight: args.route_weight,
         },
+        route: !args.no_route,
+        by_page: !args.no_pages,
         ..Default::default()
     };
     let modes = [SearchMode::Lexical, SearchMode::Vector, SearchMode::Hybrid];

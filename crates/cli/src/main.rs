@@ -5,6 +5,7 @@
 mod ask_cmd;
 mod claims_cmd;
 mod conversations_cmd;
+mod documents_cmd;
 mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
@@ -41,6 +42,11 @@ enum Command {
     Watch(watch_cmd::WatchArgs),
     /// Per folder: files, indexed, failed (with reasons), pending, last scan, freshness, store sizes.
     Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every indexed document with its organisation, kind, period and language (what routing uses).
+    Documents {
         #[arg(long)]
         json: bool,
     },
@@ -139,6 +145,7 @@ fn main() {
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
         Command::Watch(args) => watch_cmd::watch(&ctx, args),
         Command::Status { json } => watch_cmd::status(&ctx, json),
+        Command::Documents { json } => documents_cmd::run(&ctx, json),
         Command::History { file, json } => watch_cmd::history(&ctx, &file, json),
         Command::Models(cmd) => models_cmd::run(&ctx, cmd),
         Command::BenchClaims(args) => claims_cmd::run(&ctx, args),

@@ -240,6 +240,16 @@ impl Engine {
         })
     }
 
+    /// The indexed path of a document.
+    pub fn document_path(&self, doc_id: i64) -> Result<Option<PathBuf>> {
+        self.with_store(|s| Ok(s.document_info(doc_id)?.map(|d| d.path)))
+    }
+
+    /// Every indexed document with its facets (organisation, period, kind, language).
+    pub fn documents(&self) -> Result<Vec<crate::index::DocumentInfo>> {
+        self.with_store(|s| s.all_documents())
+    }
+
     /// Runs `f` against the metadata store (pages, documents, stored vectors).
     pub fn with_store<T>(&self, f: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
         self.with_stores(|store, _, _| f(store))

@@ -72,6 +72,11 @@ pub struct ModeScores {
     pub recall_at_5: f64,
     pub recall_at_10: f64,
     pub mrr_at_10: f64,
+    /// Share of questions whose first-ranked document (by routing and document profiles) is
+    /// one that holds the evidence.
+    pub routing_at_1: f64,
+    /// Share whose first hit is in an evidence document.
+    pub first_hit_document: f64,
     pub latency_ms_p50: f64,
     pub latency_ms_p95: f64,
 }
@@ -133,6 +138,14 @@ pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[Sear
                     break;
                 }
             }
+            let gold_docs: HashSet<&str> = q.evidence.iter().map(|e| e.doc.as_str()).collect();
+            let doc_stem = |id: i64| engine.document_path(id).ok().flatten().map(|p| stem(&p)).unwrap_or_default();
+            if results.documents.first().is_some_and(|d| gold_docs.contains(doc_stem(*d).as_str())) {
+                s.routing_at_1 += 1.0;
+            }
+            if results.hits.first().is_some_and(|h| gold_docs.contains(stem(&h.doc_path).as_str())) {
+                s.first_hit_document += 1.0;
+            }
             let rank = pages.iter().position(|p| gold.contains(p) || gold.contains(&(p.0.clone(), ANY_PAGE))).map(|i| i + 1);
             if let Some(r) = rank {
                 if r <= 1 {
@@ -153,6 +166,8 @@ pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[Sear
         s.recall_at_5 /= n;
         s.recall_at_10 /= n;
         s.mrr_at_10 /= n;
+        s.routing_at_1 /= n;
+        s.first_hit_document /= n;
         latencies.sort_by(f64::total_cmp);
         s.latency_ms_p50 = percentile(&latencies, 0.5);
         s.latency_ms_p95 = percentile(&latencies, 0.95);

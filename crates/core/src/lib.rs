@@ -22,6 +22,7 @@ pub mod embed;
 pub mod engine;
 mod error;
 pub mod eval;
+pub mod facets;
 pub mod grade;
 pub mod index;
 pub mod ingest;

@@ -28,6 +28,7 @@ fn evidence() -> EvidenceSet {
         }],
         score: 0.5,
         also_in: vec![],
+        facets: None,
     };
     EvidenceSet {
         pages: vec![

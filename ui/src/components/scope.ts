@@ -2,7 +2,7 @@
 // folders and/or documents. The chosen paths are sent as `scope` with `ask`.
 
 import { button, h, icon, replaceChildren } from "../dom";
-import { basename, shorten } from "../format";
+import { basename, facetsSummary, shorten } from "../format";
 import { bus, loadDocuments, setScope, state } from "../store";
 import type { DocumentInfo } from "../types";
 import { pushLayer } from "./modal";
@@ -105,10 +105,10 @@ export function createScopeSelector(): HTMLElement {
     if (!docs) {
       items.push(h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading documents…"));
     } else {
-      const matching = docs.filter((d) => match(d.title) || match(d.path));
+      const matching = docs.filter((d) => match(d.title) || match(d.path) || match(facetsSummary(d.facets)));
       if (matching.length === 0) items.push(h("div", { class: "empty-hint", text: "No documents" }));
       for (const d of matching.slice(0, MAX_DOCS_SHOWN)) {
-        items.push(optionRow(d.path, d.title || basename(d.path), d.path, false));
+        items.push(optionRow(d.path, d.title || basename(d.path), facetsSummary(d.facets) || d.path, false));
       }
       if (matching.length > MAX_DOCS_SHOWN) {
         items.push(h("div", { class: "empty-hint", text: `${matching.length - MAX_DOCS_SHOWN} more — type to filter` }));

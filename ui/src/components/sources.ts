@@ -1,7 +1,7 @@
 // Right-hand Sources panel: the evidence pages of the selected answer.
 
 import { button, h, icon, replaceChildren } from "../dom";
-import { basename } from "../format";
+import { basename, facetsSummary } from "../format";
 import { bus, state, type UiTurn } from "../store";
 import type { EvidencePage } from "../types";
 import { snippet } from "./answer";
@@ -71,6 +71,7 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
         p.modified ? h("span", { text: p.modified }) : null,
         h("span", { class: "source-score", title: "Retrieval score", text: p.score.toFixed(2) }),
       ),
+      p.facets ? h("div", { class: "source-facets", testid: "source-facets", text: facetsSummary(p.facets) }) : null,
       heading.length ? h("div", { class: "source-heading", text: heading.join(" › ") }) : null,
       passage ? h("div", { class: "source-snippet", text: snippet(passage.text, 180) }) : null,
       alsoIn(p.also_in ?? []),

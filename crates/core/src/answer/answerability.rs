@@ -165,6 +165,7 @@ mod tests {
                 passages: vec![EvidencePassage { chunk_id: 1, byte_start: 0, byte_end: text.len(), heading_path: vec![], text: text.into(), score: 1.0 }],
                 score: 1.0,
                 also_in: vec![],
+                facets: None,
             }],
         }
     }

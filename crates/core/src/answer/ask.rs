@@ -29,9 +29,10 @@ pub struct AskOptions {
     pub scope: Vec<PathBuf>,
     /// Passages retrieved per search.
     pub k: usize,
-    /// Tokens of evidence in the prompt. Prompt processing on a laptop CPU runs at a few
-    /// hundred tokens/s, so this decides the time to first token.
-    pub evidence_tokens: usize,
+    /// Tokens of evidence in the prompt; `None` follows the model (see [`evidence_budget`]).
+    /// Prompt processing on a laptop CPU runs at a few hundred tokens/s, so this decides the
+    /// time to first token.
+    pub evidence_tokens: Option<usize>,
     pub max_answer_tokens: usize,
     /// Constrain decoding with a grammar that only admits this answer's labels.
     pub constrained: bool,
@@ -48,7 +49,7 @@ impl Default for AskOptions {
         AskOptions {
             scope: Vec::new(),
             k: 8,
-            evidence_tokens: 700,
+            evidence_tokens: None,
             max_answer_tokens: 160,
             constrained: false,
             thresholds: AbstainThresholds::default(),
@@ -124,9 +125,32 @@ pub struct Asker<'a> {
     pub options: AskOptions,
 }
 
+/// Evidence for a model too small to use more without losing the thread (about 135M
+/// parameters, a file under 300 MB), and the most any model gets by default: beyond it the
+/// time to first token on a laptop CPU passes half a minute for a 1.5B model.
+const SMALL_MODEL_EVIDENCE: usize = 700;
+const MAX_DEFAULT_EVIDENCE: usize = 1_600;
+const SMALL_MODEL_BYTES: u64 = 300_000_000;
+
+/// The evidence budget that follows the model: a small model keeps 700 tokens; a larger one
+/// gets up to 3/8 of its context (leaving room for instructions and the answer), at most
+/// 1,600; without a model (extractive answers) reading costs nothing, so the largest.
+pub fn evidence_budget(model: Option<&super::generator::ModelInfo>) -> usize {
+    let Some(info) = model else { return MAX_DEFAULT_EVIDENCE };
+    let bytes = std::fs::metadata(&info.path).map(|m| m.len()).unwrap_or(u64::MAX);
+    if bytes < SMALL_MODEL_BYTES {
+        return SMALL_MODEL_EVIDENCE;
+    }
+    (info.context_tokens * 3 / 8).clamp(SMALL_MODEL_EVIDENCE, MAX_DEFAULT_EVIDENCE)
+}
+
 pub(crate) type Sink<'s> = dyn FnMut(AskEvent<'_>) -> bool + 's;
 
 impl Asker<'_> {
+    pub(crate) fn evidence_tokens(&self) -> usize {
+        self.options.evidence_tokens.unwrap_or_else(|| evidence_budget(self.generator.map(|g| g.info())))
+    }
+
     /// Answers `question`; `previous` is the standalone query of the previous turn, if any.
     pub fn ask(&self, question: &str, previous: Option<&str>, sink: &mut Sink<'_>) -> Result<Answer> {
         let started = Instant::now();
@@ -158,7 +182,7 @@ impl Asker<'_> {
         let hits = self.gather(&mut tools, &query, &the_plan, sink)?;
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
-        let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.options.evidence_tokens, &count);
+        let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
         let query_vector = self.engine.embedder().embed(&[query.clone()], TextRole::Query)?.into_iter().next();
         let chunk_ids: Vec<i64> = evidence.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
         let passage_vectors = self.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
@@ -262,7 +286,8 @@ impl Asker<'_> {
     /// Runs the plan's searches (at most [`MAX_STEPS`]) and merges their hits so that each
     /// sub-query is represented near the top.
     fn gather(&self, tools: &mut Toolbox<'_>, query: &str, the_plan: &Plan, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
-        let k = self.options.k;
+        // Enough passages to fill the evidence budget (passages average about 100 tokens).
+        let k = self.options.k.max(self.evidence_tokens() / 90);
         let lists: Vec<Vec<Hit>> = match the_plan {
             Plan::Decompose { subqueries } => {
                 let per = (k / subqueries.len()).max(3);

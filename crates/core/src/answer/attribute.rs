@@ -247,6 +247,7 @@ mod tests {
             passages: vec![p],
             score: 1.0,
             also_in: vec![],
+            facets: None,
         };
         EvidenceSet {
             pages: vec![

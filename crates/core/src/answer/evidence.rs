@@ -37,6 +37,10 @@ pub struct EvidencePage {
     /// Other files with the same content (byte-identical copies of this document).
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub also_in: Vec<PathBuf>,
+    /// The document's organisation, kind, period and language, as extracted.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub facets: Option<crate::facets::DocumentFacets>,
 }
 
 impl EvidencePage {
@@ -104,6 +108,7 @@ impl EvidenceSet {
                 passages: vec![passage],
                 score: hit.score,
                 also_in: hit.also_in.clone(),
+                facets: documents.get(&hit.doc_id).and_then(|d| d.facets.clone()),
             });
         }
         set

@@ -22,7 +22,7 @@ const MAX_SECTIONS: usize = 6;
 pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
     let started = Instant::now();
     let lang = super::lang::Lang::of(task);
-    let budget = asker.options.evidence_tokens;
+    let budget = asker.evidence_tokens();
     // The passages most relevant to the task within the documents, put back in reading order.
     let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids);
     if let Some(step) = tools.steps.last() {

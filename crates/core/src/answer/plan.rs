@@ -136,6 +136,7 @@ mod tests {
                 title: n.replace('_', " "),
                 mtime_ns: 0,
                 page_count: 10,
+                facets: None,
             })
             .collect()
     }

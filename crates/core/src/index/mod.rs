@@ -4,6 +4,7 @@
 pub mod lexical;
 pub mod mixed_tokenizer;
 pub mod store;
+mod store_facets;
 pub mod vector;
 mod writer;
 
@@ -100,6 +101,7 @@ impl Stores {
         };
         stores.load_or_rebuild_vectors(settings, true, &mut report)?;
         stores.reconcile_lexical(&mut report)?;
+        stores.store.refresh_facets()?;
         Ok((stores, report))
     }
 

@@ -56,6 +56,13 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(document_id);
 CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(id) WHERE vector IS NULL;
+-- Derived from documents and pages (recomputed when missing or when the rules change), so
+-- an older store gains it without a rebuild.
+CREATE TABLE IF NOT EXISTS document_facets (
+    document_id INTEGER PRIMARY KEY,
+    extractor INTEGER NOT NULL,
+    facets TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS failures (
     path TEXT PRIMARY KEY,
     reason TEXT NOT NULL,
@@ -130,6 +137,10 @@ pub struct DocumentInfo {
     pub title: String,
     pub mtime_ns: i64,
     pub page_count: u32,
+    /// Organisation, period, kind and language, when extracted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub facets: Option<crate::facets::DocumentFacets>,
 }
 
 /// One indexed version of a document.
@@ -161,8 +172,8 @@ pub struct ChunkRecord {
 }
 
 pub struct Store {
-    conn: Connection,
-    path: PathBuf,
+    pub(super) conn: Connection,
+    pub(super) path: PathBuf,
 }
 
 pub(crate) fn now_secs() -> i64 {
@@ -217,7 +228,24 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| Self::err(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| Self::err(path, e))?;
-        Ok(Store { conn, path: path.to_path_buf() })
+        let store = Store { conn, path: path.to_path_buf() };
+        store.shadow_missing_facets()?;
+        Ok(store)
+    }
+
+    /// A store written before facets existed has no facets table, and a reader cannot add
+    /// one: an empty temporary table stands in until a writer opens the store and fills it.
+    fn shadow_missing_facets(&self) -> Result<()> {
+        let exists: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type='table' AND name='document_facets'", [], |r| r.get(0))
+            .map_err(|e| self.e(e))?;
+        if exists == 0 {
+            self.conn
+                .execute_batch("CREATE TEMP TABLE document_facets (document_id INTEGER PRIMARY KEY, extractor INTEGER NOT NULL, facets TEXT NOT NULL)")
+                .map_err(|e| self.e(e))?;
+        }
+        Ok(())
     }
 
     fn err(path: &Path, source: rusqlite::Error) -> Error {
@@ -253,7 +281,8 @@ impl Store {
                 self.conn
                     .execute_batch(
                         "DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS versions; DROP TABLE IF EXISTS pages;
-                         DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS failures; DROP TABLE IF EXISTS meta;",
+                         DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS failures; DROP TABLE IF EXISTS meta;
+                         DROP TABLE IF EXISTS document_facets;",
                     )
                     .map_err(|e| self.e(e))?;
                 rebuilt = true;
@@ -404,6 +433,7 @@ impl Store {
             tx.execute("DELETE FROM pages WHERE document_id=?1", [doc_id]).map_err(e)?;
             tx.execute("DELETE FROM versions WHERE document_id=?1", [doc_id]).map_err(e)?;
             tx.execute("DELETE FROM documents WHERE id=?1", [doc_id]).map_err(e)?;
+            tx.execute("DELETE FROM document_facets WHERE document_id=?1", [doc_id]).map_err(e)?;
         }
         for &(doc_id, mtime_ns) in touched {
             tx.execute("UPDATE documents SET mtime_ns=?2 WHERE id=?1", [doc_id, mtime_ns]).map_err(e)?;
@@ -412,6 +442,7 @@ impl Store {
             let p = path_text(&v.path);
             tx.execute("DELETE FROM chunks WHERE document_id=?1", [v.doc_id]).map_err(e)?;
             tx.execute("DELETE FROM pages WHERE document_id=?1", [v.doc_id]).map_err(e)?;
+            tx.execute("DELETE FROM document_facets WHERE document_id=?1", [v.doc_id]).map_err(e)?;
             tx.execute(
                 "INSERT INTO documents(id, path, title, format, content_hash, size, mtime_ns, page_count, indexed_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -658,8 +689,9 @@ impl Store {
     pub fn document_info(&self, doc_id: i64) -> Result<Option<DocumentInfo>> {
         self.conn
             .query_row(
-                "SELECT id, path, title, mtime_ns, page_count FROM documents WHERE id=?1",
-                [doc_id],
+                "SELECT d.id, d.path, d.title, d.mtime_ns, d.page_count, f.facets FROM documents d
+                 LEFT JOIN document_facets f ON f.document_id = d.id AND f.extractor = ?2 WHERE d.id=?1",
+                params![doc_id, crate::facets::EXTRACTOR_VERSION],
                 |r| {
                     Ok(DocumentInfo {
                         doc_id: r.get(0)?,
@@ -667,6 +699,7 @@ impl Store {
                         title: r.get(2)?,
                         mtime_ns: r.get(3)?,
                         page_count: r.get::<_, i64>(4)? as u32,
+                        facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
                     })
                 },
             )
@@ -677,16 +710,20 @@ impl Store {
     pub fn all_documents(&self) -> Result<Vec<DocumentInfo>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, path, title, mtime_ns, page_count FROM documents ORDER BY id")
+            .prepare(
+                "SELECT d.id, d.path, d.title, d.mtime_ns, d.page_count, f.facets FROM documents d
+                 LEFT JOIN document_facets f ON f.document_id = d.id AND f.extractor = ?1 ORDER BY d.id",
+            )
             .map_err(|e| self.e(e))?;
         let rows = stmt
-            .query_map([], |r| {
+            .query_map([crate::facets::EXTRACTOR_VERSION], |r| {
                 Ok(DocumentInfo {
                     doc_id: r.get(0)?,
                     path: PathBuf::from(r.get::<_, String>(1)?),
                     title: r.get(2)?,
                     mtime_ns: r.get(3)?,
                     page_count: r.get::<_, i64>(4)? as u32,
+                    facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
                 })
             })
             .map_err(|e| self.e(e))?;
@@ -732,7 +769,8 @@ impl Store {
     pub fn rename_document(&self, doc_id: i64, new_path: &Path, mtime_ns: i64) -> Result<()> {
         self.conn
             .execute("UPDATE documents SET path=?2, mtime_ns=?3 WHERE id=?1", params![doc_id, path_text(new_path), mtime_ns])
-            .map(|_| ())
-            .map_err(|e| self.e(e))
+            .map_err(|e| self.e(e))?;
+        // The file name is one source of the facets.
+        self.conn.execute("DELETE FROM document_facets WHERE document_id=?1", [doc_id]).map(|_| ()).map_err(|e| self.e(e))
     }
 }

@@ -398,6 +398,7 @@ impl Stores {
         self.lexical.commit()?;
         let checksum = if vector_changes { Some(self.vectors.save_atomic()?) } else { None };
         self.store.commit(&batch.versions, &batch.removed, &batch.touched, checksum.as_deref())?;
+        self.store.refresh_facets()?;
         progress.report(&Progress::Committed { files: batch.files, pages: batch.pages, chunks: batch.chunks });
         Ok(())
     }

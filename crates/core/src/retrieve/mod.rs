@@ -1,15 +1,23 @@
 //! Query → ranked passages. BM25 and vector candidates are fused with weighted reciprocal
 //! rank fusion; every hit is joined with SQLite, so an entry that only a crashed commit left
-//! in a derived index is never returned.
+//! in a derived index is never returned. Before that, the question is routed to the documents
+//! it is about by their facets (organisation, period, kind); after it, passages are gathered
+//! into pages.
+
+mod copies;
+mod pages;
+mod routing;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+
+use copies::Copies;
+pub use routing::Routing;
 
 use serde::Serialize;
 
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
-use crate::index::store::ChunkRecord;
 use crate::index::{LexicalIndex, Store, VectorIndex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,6 +37,9 @@ pub struct Fusion {
     pub lexical_weight: f32,
     pub vector_weight: f32,
     pub document_weight: f32,
+    /// Weight of facet routing: a passage from the document that best fits the question's
+    /// period and kind gains `route_weight / (rrf_k + 1)`, others in proportion to their fit.
+    pub route_weight: f32,
 }
 
 impl Default for Fusion {
@@ -36,7 +47,9 @@ impl Default for Fusion {
     /// weighted 1.5 sits on a plateau where neighbouring weights score the same (recall@5
     /// 0.488 against 0.415 for k = 60 and equal weights); see README.md.
     fn default() -> Self {
-        Fusion { rrf_k: 20.0, lexical_weight: 1.0, vector_weight: 1.5, document_weight: 1.0 }
+        // route_weight 1: the best-fitting document counts as much as a first place in the
+        // keyword list (set a priori, not fitted; see README.md for its sensitivity).
+        Fusion { rrf_k: 20.0, lexical_weight: 1.0, vector_weight: 1.5, document_weight: 1.0, route_weight: 1.0 }
     }
 }
 
@@ -49,11 +62,25 @@ pub struct SearchParams {
     /// Candidates taken from each retriever before fusion.
     pub candidates: usize,
     pub fusion: Fusion,
+    /// Route by document facets: narrow to the organisations the question names and raise
+    /// documents whose period and kind fit it.
+    pub route: bool,
+    /// Rank pages (a page's best passage plus a share of its other matches) instead of
+    /// single passages; a page's passages then come together.
+    pub by_page: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> Self {
-        SearchParams { k: 10, mode: SearchMode::Hybrid, scope: Vec::new(), candidates: 100, fusion: Fusion::default() }
+        SearchParams {
+            k: 10,
+            mode: SearchMode::Hybrid,
+            scope: Vec::new(),
+            candidates: 100,
+            fusion: Fusion::default(),
+            route: true,
+            by_page: true,
+        }
     }
 }
 
@@ -87,6 +114,9 @@ pub struct SearchResults {
     /// [`RANKING_KEPT`] each), whose score shapes say how well the library matches the query.
     #[serde(skip)]
     pub ranking: Ranking,
+    /// Documents in the order routing and the document profiles put them (best first).
+    #[serde(skip)]
+    pub documents: Vec<i64>,
 }
 
 /// Candidates kept per retriever in [`SearchResults::ranking`].
@@ -111,7 +141,9 @@ pub struct Retriever<'a> {
 impl Retriever<'_> {
     pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
         let (total_chunks, embedded) = self.store.chunk_counts()?;
-        let scope_docs = self.scope_documents(&params.scope)?;
+        let user_scope = self.scope_documents(&params.scope)?;
+        let routing = if params.route { self.route(query, user_scope.as_deref())? } else { Routing::default() };
+        let scope_docs = routing.narrow(user_scope);
         let candidates = params.candidates.max(params.k);
 
         // The query embedding is the slow part; keyword and document search run beside it.
@@ -124,11 +156,7 @@ impl Retriever<'_> {
             } else {
                 Vec::new()
             };
-            let documents = if params.mode == SearchMode::Hybrid && params.fusion.document_weight > 0.0 {
-                self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?
-            } else {
-                Vec::new()
-            };
+            let documents = self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?;
             let query_vector = match embedding {
                 Some(handle) => handle
                     .join()
@@ -153,14 +181,39 @@ impl Retriever<'_> {
         ids.sort_unstable();
         ids.dedup();
         let records = self.store.chunks_by_ids(&ids)?;
+        let profile_weight = if params.mode == SearchMode::Hybrid { params.fusion.document_weight } else { 0.0 };
         let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
         let mut fused = fuse(&lexical, &vector, params.fusion);
         for (id, score) in &mut fused {
-            if let Some(rank) = records.get(id).and_then(|r| doc_rank.get(&r.doc_id)) {
-                *score += params.fusion.document_weight / (params.fusion.rrf_k + *rank as f32 + 1.0);
+            let Some(record) = records.get(id) else { continue };
+            if let Some(rank) = doc_rank.get(&record.doc_id) {
+                *score += profile_weight / (params.fusion.rrf_k + *rank as f32 + 1.0);
+            }
+            if let Some(fit) = routing.fit.get(&record.doc_id) {
+                *score += params.fusion.route_weight * fit / (params.fusion.rrf_k + 1.0);
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        if params.by_page {
+            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.doc_id, r.page))).collect();
+            fused = pages::rank_by_page(&fused, &page_of);
+        }
+        let mut routed_docs: Vec<i64> = Vec::new();
+        for (id, _) in &fused {
+            if let Some(r) = records.get(id) {
+                if !routed_docs.contains(&r.doc_id) {
+                    routed_docs.push(r.doc_id);
+                }
+            }
+        }
+        let in_scope: Vec<i64> = match &scope_docs {
+            Some(d) => d.clone(),
+            None => documents.iter().map(|(d, _)| *d).chain(routing.fit.keys().copied()).chain(routed_docs).collect(),
+        };
+        let mut considered = in_scope;
+        considered.sort_unstable();
+        considered.dedup();
+        let document_order = routing.ranked(&considered, &documents);
         let mut hits = Vec::with_capacity(params.k);
         let mut copies = Copies::default();
         let mut seen = HashSet::new();
@@ -197,7 +250,27 @@ impl Retriever<'_> {
                 lexical: lexical.iter().take(RANKING_KEPT).copied().collect(),
                 vector: vector.iter().take(RANKING_KEPT).copied().collect(),
             },
+            documents: document_order,
         })
+    }
+
+    /// Routing among the documents the user's scope allows (all when it is empty).
+    fn route(&self, query: &str, scope: Option<&[i64]>) -> Result<Routing> {
+        let infos: Vec<(i64, String, crate::facets::DocumentFacets)> = self
+            .store
+            .all_documents()?
+            .into_iter()
+            .filter(|d| scope.is_none_or(|s| s.binary_search(&d.doc_id).is_ok()))
+            .filter_map(|d| {
+                let label = crate::index::document_label(&d.title, &d.path);
+                d.facets.map(|f| (d.doc_id, label, f))
+            })
+            .collect();
+        let documents: Vec<crate::facets::RoutedDocument<'_>> = infos
+            .iter()
+            .map(|(doc_id, label, facets)| crate::facets::RoutedDocument { doc_id: *doc_id, facets, label })
+            .collect();
+        Ok(Routing::decide(query, &documents))
     }
 
     fn scope_documents(&self, scope: &[PathBuf]) -> Result<Option<Vec<i64>>> {
@@ -212,34 +285,6 @@ impl Retriever<'_> {
         docs.sort_unstable();
         docs.dedup();
         Ok(Some(docs))
-    }
-}
-
-/// Identical files are one source with several locations. A passage found in any copy is
-/// shown from the copy indexed first (the lowest document id) among those the search may
-/// look at, and names the other locations; so which copy is cited never depends on tie order.
-#[derive(Default)]
-struct Copies {
-    by_hash: HashMap<String, Vec<(i64, PathBuf)>>,
-}
-
-impl Copies {
-    fn canonical(&mut self, store: &Store, found: &ChunkRecord, scope: Option<&[i64]>) -> Result<(ChunkRecord, Vec<PathBuf>)> {
-        if !self.by_hash.contains_key(&found.content_hash) {
-            let list = store.copies_of(&found.content_hash)?;
-            self.by_hash.insert(found.content_hash.clone(), list);
-        }
-        let list = self.by_hash.get(&found.content_hash).map(Vec::as_slice).unwrap_or_default();
-        if list.len() <= 1 {
-            return Ok((found.clone(), Vec::new()));
-        }
-        let allowed = |doc: i64| scope.is_none_or(|s| s.binary_search(&doc).is_ok());
-        let chosen = match list.iter().find(|(doc, _)| allowed(*doc)) {
-            Some((doc, _)) if *doc != found.doc_id => store.chunk_at(*doc, found.ordinal)?.unwrap_or_else(|| found.clone()),
-            _ => found.clone(),
-        };
-        let also_in = list.iter().filter(|(doc, _)| *doc != chosen.doc_id).map(|(_, p)| p.clone()).collect();
-        Ok((chosen, also_in))
     }
 }
 

@@ -1,0 +1,154 @@
+//! Which documents a question is about, from facets alone: the organisation it names, the
+//! period it asks about and the kind of document it mentions.
+
+use serde::Serialize;
+
+use super::dates::Date;
+use super::{DocumentFacets, QuestionFacets};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RouteScore {
+    pub doc_id: i64,
+    /// The question names this document's organisation.
+    pub organisation: bool,
+    /// Period and kind agreement, 0 (nothing in common or nothing asked) to about 2.
+    pub fit: f32,
+}
+
+/// One document as routing sees it: its facets and its label (title and file name).
+pub struct RoutedDocument<'a> {
+    pub doc_id: i64,
+    pub facets: &'a DocumentFacets,
+    pub label: &'a str,
+}
+
+/// Scores every document against the question. Documents whose organisation the question
+/// names are the ones it is about when there are any; the period and kind say which of them.
+/// An organisation the library knows from one document also claims documents whose title
+/// carries its name without a legal suffix ("Halden Robotics employee handbook").
+pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec<RouteScore> {
+    let mut named: Vec<&str> = documents.iter().flat_map(|d| d.facets.aliases.iter()).map(String::as_str).filter(|a| question.names(a)).collect();
+    named.sort_unstable();
+    named.dedup();
+    documents
+        .iter()
+        .map(|d| {
+            let label = d.label.to_lowercase();
+            // "Halden" (a file-name alias) and "Halden Robotics Ltd." (a legal name) are one
+            // organisation: either name may hold the other.
+            let organisation = named.iter().any(|n| {
+                contains_words(&label, n) || d.facets.aliases.iter().any(|a| contains_words(a, n) || contains_words(n, a))
+            });
+            RouteScore { doc_id: d.doc_id, organisation, fit: period_fit(question, d.facets) + kind_fit(question, d.facets) }
+        })
+        .collect()
+}
+
+/// Whether `text` holds `phrase` as whole words.
+fn contains_words(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// A filing for a year holds that year and the years before it as comparatives, so the
+/// document for the latest year asked about fits best; the one after it still holds it.
+fn period_fit(question: &QuestionFacets, facets: &DocumentFacets) -> f32 {
+    let mut fit = 0.0;
+    if let (Some(&latest), Some(year)) = (question.years.last(), facets.period.year) {
+        fit += if year == latest {
+            1.0
+        } else if question.years.contains(&year) {
+            0.5
+        } else if year == latest + 1 {
+            0.3
+        } else if question.years.iter().any(|y| facets.years.contains(y)) {
+            0.1
+        } else {
+            0.0
+        };
+    }
+    if let Some(q) = question.quarter {
+        match facets.period.quarter {
+            Some(dq) if dq == q => fit += 0.5,
+            Some(_) => fit -= 0.3,
+            None => {}
+        }
+    }
+    if let Some(doc_date) = facets.period.date.as_deref().and_then(Date::parse_iso) {
+        let nearest = question.dates.iter().map(|d| (d.day_number() - doc_date.day_number()).abs()).min();
+        match nearest {
+            Some(days) if days <= 7 => fit += 0.8,
+            Some(days) if days <= 40 => fit += 0.3,
+            _ => {}
+        }
+    }
+    fit
+}
+
+fn kind_fit(question: &QuestionFacets, facets: &DocumentFacets) -> f32 {
+    if question.kinds.contains(&facets.kind) {
+        0.7
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_question, DocKind, Period};
+    use super::*;
+
+    fn doc(org: &str, alias: &str, year: i32, quarter: Option<u8>, kind: DocKind) -> DocumentFacets {
+        DocumentFacets {
+            organisation: Some(org.into()),
+            aliases: vec![alias.into()],
+            period: Period { year: Some(year), quarter, date: None },
+            kind,
+            language: "en".into(),
+            years: vec![year - 1, year],
+        }
+    }
+
+    fn best(question: &str, docs: &[(i64, DocumentFacets)]) -> i64 {
+        let routed: Vec<RoutedDocument<'_>> = docs.iter().map(|(id, f)| RoutedDocument { doc_id: *id, facets: f, label: "" }).collect();
+        let scores = route(&parse_question(question), &routed);
+        let any_org = scores.iter().any(|s| s.organisation);
+        scores
+            .iter()
+            .filter(|s| !any_org || s.organisation)
+            .max_by(|a, b| a.fit.total_cmp(&b.fit).then(b.doc_id.cmp(&a.doc_id)))
+            .map(|s| s.doc_id)
+            .unwrap_or(-1)
+    }
+
+    #[test]
+    fn organisation_then_period_then_kind() {
+        let docs = vec![
+            (1, doc("Acme Inc.", "acme", 2021, None, DocKind::AnnualReport)),
+            (2, doc("Acme Inc.", "acme", 2022, None, DocKind::AnnualReport)),
+            (3, doc("Acme Inc.", "acme", 2023, Some(2), DocKind::QuarterlyReport)),
+            (4, doc("Globex Corp.", "globex", 2022, None, DocKind::AnnualReport)),
+        ];
+        assert_eq!(best("Acme's capex in FY2022 and FY2021?", &docs), 2);
+        assert_eq!(best("Globex revenue 2022", &docs), 4);
+        assert_eq!(best("Acme inventory in Q2 of FY2023", &docs), 3);
+        assert_eq!(best("What did Acme say in its 2021 annual report?", &docs), 1);
+    }
+
+    #[test]
+    fn a_known_name_in_a_title_claims_the_document() {
+        let handbook = DocumentFacets { kind: DocKind::Handbook, language: "en".into(), ..Default::default() };
+        let acme = doc("Acme Inc.", "acme", 2022, None, DocKind::AnnualReport);
+        let docs = vec![
+            RoutedDocument { doc_id: 1, facets: &acme, label: "Acme annual report" },
+            RoutedDocument { doc_id: 2, facets: &handbook, label: "Acme employee handbook" },
+            RoutedDocument { doc_id: 3, facets: &handbook, label: "Acmeville tourist handbook" },
+        ];
+        let scores = route(&parse_question("how many holidays do Acme staff get"), &docs);
+        let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();
+        assert_eq!(named, vec![1, 2]);
+    }
+}
