@@ -37,6 +37,9 @@ pub struct EvalArgs {
     /// Measure without routing by document facets (organisation, period, kind).
     #[arg(long)]
     no_route: bool,
+    /// Measure without searching each sentence of a question of several sentences.
+    #[arg(long)]
+    no_split: bool,
     /// Measure with passages ranked one by one instead of gathered into pages.
     #[arg(long)]
     no_pages: bool,
@@ -56,7 +59,9 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
             vector_weight: args.vector_weight,
             document_weight: args.document_weight,
             route_weight: args.route_weight,
+            part_weight: Fusion::default().part_weight,
         },
+        split_sentences: !args.no_split,
         route: !args.no_route,
         by_page: !args.no_pages,
         ..Default::default()

@@ -99,7 +99,15 @@ pub fn chunk_document(doc: &Document, label: &str, counter: &dyn TokenCounter, p
             }
             let budget = budget_for(label, &current_path, counter, params);
             let is_table = lines[block.lines.start].kind == LineKind::Table;
-            if !current.is_empty() && (current_tokens + block.tokens > budget || is_table) {
+            let is_prose = !is_table && block.heading.is_none() && reads_as_prose(&page.text, &lines, &block);
+            // Tables and prose go to separate chunks, so a quote from either reads cleanly; the
+            // short label lines inside a statement ("Current assets", "Property and equipment")
+            // stay with its rows, and the rows of one table fill a chunk instead of making a
+            // chunk of every few rows, whose embedding would say little.
+            let has_table = current.iter().any(|b| lines[b.lines.start].kind == LineKind::Table);
+            let has_prose = current.iter().any(|b| b.heading.is_none() && lines[b.lines.start].kind != LineKind::Table && reads_as_prose(&page.text, &lines, b));
+            let kind_changes = (is_table && has_prose) || (is_prose && has_table);
+            if !current.is_empty() && (current_tokens + block.tokens > budget || kind_changes) {
                 let heading_only = current.len() == 1 && current[0].heading.is_some();
                 if !(heading_only && current_tokens + block.tokens <= budget) {
                     flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
@@ -108,14 +116,19 @@ pub fn chunk_document(doc: &Document, label: &str, counter: &dyn TokenCounter, p
             }
             current_tokens += block.tokens;
             current.push(block);
-            if is_table {
-                flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
-                current_tokens = 0;
-            }
         }
         flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
     }
     chunks
+}
+
+/// Sentences, as opposed to a table's label lines: a block with a line that ends a sentence,
+/// or a long one.
+fn reads_as_prose(text: &str, lines: &[Line], block: &Block) -> bool {
+    block.tokens > 40
+        || lines[block.lines.clone()]
+            .iter()
+            .any(|l| text[l.start..l.end].trim_end().ends_with(['.', '!', '?', ':', '。', '！', '？', '：']))
 }
 
 fn path_of(stack: &[(usize, String)]) -> Vec<String> {
@@ -460,6 +473,17 @@ mod tests {
         let table = chunks.iter().find(|c| c.text.contains("1,200")).expect("table chunk");
         assert!(table.text.contains("(250)") && table.text.contains("Revenue"));
         assert!(!table.text.contains("After the table"));
+    }
+
+    #[test]
+    fn a_statement_with_label_lines_is_one_chunk() {
+        let page = "Balance sheet\nCurrent assets\nCash 1,980 1,101\nInventories 5,409 5,209\nTotal current assets 8,870 9,829\nProperty and equipment\nLand 637 623\nTotal assets 12,901 13,049\nThe notes are part of these statements.";
+        let d = doc(Format::Pdf, &[page]);
+        let chunks = chunk_document(&d, "T", &Words, ChunkParams::default());
+        check_invariants(&d, &chunks, 256);
+        let table = chunks.iter().find(|c| c.text.contains("Inventories")).expect("table chunk");
+        assert!(table.text.contains("Land 637") && table.text.contains("Cash 1,980"), "{:?}", chunks.iter().map(|c| &c.text).collect::<Vec<_>>());
+        assert!(!table.text.contains("notes are part"));
     }
 
     #[test]

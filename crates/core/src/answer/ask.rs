@@ -17,7 +17,7 @@ use super::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::{Step, Toolbox};
-use super::{judge, mapreduce, repeat, rewrite};
+use super::{judge, mapreduce, repeat, rewrite, tables};
 use crate::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
@@ -180,6 +180,7 @@ impl Asker<'_> {
             return Ok(answer);
         }
         let hits = self.gather(&mut tools, &query, &the_plan, sink)?;
+        let hits = tables::complete_tables(&mut tools, hits);
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
