@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use pagewise_core::eval::{evaluate, load_questions};
+use pagewise_core::eval::{evaluate, load_questions, ModeScores, Question};
 use pagewise_core::{Engine, Fusion, SearchMode, SearchParams};
 
 use crate::Context_;
@@ -34,15 +34,12 @@ pub struct EvalArgs {
     route_weight: f32,
     #[arg(long, default_value_t = SearchParams::default().candidates)]
     candidates: usize,
+    /// Hybrid search with and without routing by document facets, in one table.
+    #[arg(long)]
+    stages: bool,
     /// Measure without routing by document facets (organisation, period, kind).
     #[arg(long)]
     no_route: bool,
-    /// Measure without searching each sentence of a question of several sentences.
-    #[arg(long)]
-    no_split: bool,
-    /// Measure with passages ranked one by one instead of gathered into pages.
-    #[arg(long)]
-    no_pages: bool,
 }
 
 pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
@@ -59,13 +56,13 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
             vector_weight: args.vector_weight,
             document_weight: args.document_weight,
             route_weight: args.route_weight,
-            part_weight: Fusion::default().part_weight,
         },
-        split_sentences: !args.no_split,
         route: !args.no_route,
-        by_page: !args.no_pages,
         ..Default::default()
     };
+    if args.stages {
+        return stages(&engine, &questions, args.k, &base, args.json);
+    }
     let modes = [SearchMode::Lexical, SearchMode::Vector, SearchMode::Hybrid];
     let report = evaluate(&engine, &questions, args.k, &modes, &base)?;
     let json = serde_json::json!({ "k": report.k, "questions": questions.len(), "modes": report.modes });
@@ -76,14 +73,51 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
         println!("{json}");
     } else {
         println!("{} questions, page level, k = {}", questions.len(), args.k);
-        println!("{:<8} {:>9} {:>9} {:>10} {:>8} {:>10} {:>10}", "mode", "recall@1", "recall@5", "recall@10", "MRR@10", "p50 ms", "p95 ms");
+        print_header("mode");
         for m in &report.modes {
-            println!(
-                "{:<8} {:>9.3} {:>9.3} {:>10.3} {:>8.3} {:>10.1} {:>10.1}",
-                m.mode, m.recall_at_1, m.recall_at_5, m.recall_at_10, m.mrr_at_10, m.latency_ms_p50, m.latency_ms_p95
-            );
+            print_row(&m.mode, m);
         }
         println!("{json}");
+    }
+    Ok(0)
+}
+
+fn print_header(first: &str) {
+    println!(
+        "{first:<14} {:>9} {:>9} {:>10} {:>8} {:>10} {:>10} {:>8} {:>8}",
+        "recall@1", "recall@5", "recall@10", "MRR@10", "routing@1", "1st doc", "p50 ms", "p95 ms"
+    );
+}
+
+fn print_row(name: &str, m: &ModeScores) {
+    println!(
+        "{name:<14} {:>9.3} {:>9.3} {:>10.3} {:>8.3} {:>10.3} {:>10.3} {:>8.1} {:>8.1}",
+        m.recall_at_1, m.recall_at_5, m.recall_at_10, m.mrr_at_10, m.routing_at_1, m.first_hit_document, m.latency_ms_p50, m.latency_ms_p95
+    );
+}
+
+/// Hybrid search with every stage, then without each one, then with none: what each stage
+/// adds on this library.
+fn stages(engine: &Engine, questions: &[Question], k: usize, base: &SearchParams, json: bool) -> Result<i32> {
+    let configs: Vec<(&str, SearchParams)> = vec![
+        ("all stages", base.clone()),
+        ("no routing", SearchParams { route: false, ..base.clone() }),
+    ];
+    let mut rows = Vec::new();
+    if !json {
+        println!("{} questions, hybrid search, page level, k = {k}", questions.len());
+        print_header("stages");
+    }
+    for (name, params) in configs {
+        let report = evaluate(engine, questions, k, &[SearchMode::Hybrid], &params)?;
+        let Some(m) = report.modes.into_iter().next() else { continue };
+        if !json {
+            print_row(name, &m);
+        }
+        rows.push(serde_json::json!({ "stages": name, "scores": m }));
+    }
+    if json {
+        println!("{}", serde_json::json!({ "k": k, "questions": questions.len(), "stages": rows }));
     }
     Ok(0)
 }

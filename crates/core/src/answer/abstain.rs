@@ -137,6 +137,9 @@ fn agreement(ranking: &Ranking) -> f32 {
 /// name the library may lack (when the evidence does not mention it either).
 const RARE_NAME_SHARE: f64 = 0.005;
 
+/// Tokens of ranked evidence the signals are computed on (the budget they were fitted with).
+pub const SIGNAL_EVIDENCE_TOKENS: usize = 700;
+
 pub fn signals(
     question: &str,
     evidence: &EvidenceSet,

@@ -180,19 +180,25 @@ impl Asker<'_> {
             return Ok(answer);
         }
         let hits = self.gather(&mut tools, &query, &the_plan, sink)?;
+        // The abstain rule's thresholds were fitted on 700 tokens of ranked passages; it keeps
+        // seeing that, whatever the model is given.
+        let calibrated = EvidenceSet::from_hits(&hits, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
         let hits = tables::complete_tables(&mut tools, hits);
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
         let query_vector = self.engine.embedder().embed(&[query.clone()], TextRole::Query)?.into_iter().next();
-        let chunk_ids: Vec<i64> = evidence.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
+        let mut chunk_ids: Vec<i64> =
+            evidence.pages.iter().chain(&calibrated.pages).flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
+        chunk_ids.sort_unstable();
+        chunk_ids.dedup();
         let passage_vectors = self.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
         let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
         let chunks = self.engine.with_store(|s| s.chunk_counts())?.0;
         // For a plan of several searches this is the last one's: each covers part of the question.
         let ranking = tools.last_ranking.as_ref();
         let library = LibraryView { frequencies: &frequencies, chunks, ranking };
-        let signals = abstain::signals(&query, &evidence, query_vector.as_deref(), &passage_vectors, &library);
+        let signals = abstain::signals(&query, &calibrated, query_vector.as_deref(), &passage_vectors, &library);
         let mut answer = Answer {
             question: question.to_string(),
             standalone_query: standalone,

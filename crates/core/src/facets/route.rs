@@ -9,8 +9,6 @@ use super::{DocumentFacets, QuestionFacets};
 #[derive(Debug, Clone, Serialize)]
 pub struct RouteScore {
     pub doc_id: i64,
-    /// The document's (fiscal) year, if known.
-    pub year: Option<i32>,
     /// The question names this document's organisation.
     pub organisation: bool,
     /// Period and kind agreement, 0 (nothing in common or nothing asked) to about 2.
@@ -43,7 +41,6 @@ pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec
             });
             RouteScore {
                 doc_id: d.doc_id,
-                year: d.facets.period.year,
                 organisation,
                 fit: period_fit(question, d.facets) + kind_fit(question, d.facets),
             }
@@ -80,8 +77,6 @@ fn period_fit(question: &QuestionFacets, facets: &DocumentFacets) -> f32 {
     match (question.quarter, facets.period.quarter) {
         (Some(q), Some(dq)) if dq == q => fit += 0.5,
         (Some(_), Some(_)) => fit -= 0.3,
-        // A question about a year, not a quarter, is about the year's report first.
-        (None, Some(_)) if !question.years.is_empty() => fit -= 0.2,
         _ => {}
     }
     if let Some(doc_date) = facets.period.date.as_deref().and_then(Date::parse_iso) {

@@ -1,11 +1,9 @@
 //! Query → ranked passages. BM25 and vector candidates are fused with weighted reciprocal
 //! rank fusion; every hit is joined with SQLite, so an entry that only a crashed commit left
 //! in a derived index is never returned. Before that, the question is routed to the documents
-//! it is about by their facets (organisation, period, kind); after it, passages are gathered
-//! into pages.
+//! it is about by their facets (organisation, period, kind).
 
 mod copies;
-mod pages;
 mod routing;
 
 use std::collections::{HashMap, HashSet};
@@ -37,9 +35,6 @@ pub struct Fusion {
     pub lexical_weight: f32,
     pub vector_weight: f32,
     pub document_weight: f32,
-    /// Total weight of the per-sentence lists of a question of several sentences, shared
-    /// equally between its sentences.
-    pub part_weight: f32,
     /// Weight of facet routing: a passage from the document that best fits the question's
     /// period and kind gains `route_weight / (rrf_k + 1)`, others in proportion to their fit.
     pub route_weight: f32,
@@ -52,7 +47,7 @@ impl Default for Fusion {
     fn default() -> Self {
         // route_weight 1: the best-fitting document counts as much as a first place in the
         // keyword list (set a priori, not fitted; see README.md for its sensitivity).
-        Fusion { rrf_k: 20.0, lexical_weight: 1.0, vector_weight: 1.5, document_weight: 1.0, route_weight: 1.0, part_weight: 1.0 }
+        Fusion { rrf_k: 20.0, lexical_weight: 1.0, vector_weight: 1.5, document_weight: 1.0, route_weight: 1.0 }
     }
 }
 
@@ -68,11 +63,6 @@ pub struct SearchParams {
     /// Route by document facets: narrow to the organisations the question names and raise
     /// documents whose period and kind fit it.
     pub route: bool,
-    /// Rank pages (a page's best passage plus a share of its other matches) instead of
-    /// single passages; a page's passages then come together.
-    pub by_page: bool,
-    /// Also search each sentence of a question of several sentences.
-    pub split_sentences: bool,
 }
 
 impl Default for SearchParams {
@@ -84,8 +74,6 @@ impl Default for SearchParams {
             candidates: 100,
             fusion: Fusion::default(),
             route: true,
-            by_page: true,
-            split_sentences: true,
         }
     }
 }
@@ -152,70 +140,44 @@ impl Retriever<'_> {
         let scope_docs = routing.narrow(user_scope);
         let candidates = params.candidates.max(params.k);
 
-        // A question of several sentences ("What was X in 2019? Use the balance sheet.") is
-        // also searched sentence by sentence: each names part of what the page must hold.
-        let parts = if params.split_sentences { query_parts(query) } else { Vec::new() };
-        let mut texts = vec![query.to_string()];
-        texts.extend(parts.iter().cloned());
-
         // The query embedding is the slow part; keyword and document search run beside it.
         let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty();
         let embedder = self.embedder;
-        let (query_vectors, lexical_lists, documents) = std::thread::scope(|scope| {
-            let embedding = wants_vector.then(|| scope.spawn(|| embedder.embed(&texts, TextRole::Query)));
-            let mut lexical_lists = Vec::new();
-            if params.mode != SearchMode::Vector {
-                for text in &texts {
-                    lexical_lists.push(self.lexical.search(text, candidates, scope_docs.as_deref())?);
-                }
-            }
+        let (query_vector, lexical, documents) = std::thread::scope(|scope| {
+            let embedding = wants_vector.then(|| scope.spawn(move || embedder.embed(&[query.to_string()], TextRole::Query)));
+            let lexical = if params.mode != SearchMode::Vector {
+                self.lexical.search(query, candidates, scope_docs.as_deref())?
+            } else {
+                Vec::new()
+            };
             let documents = self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?;
-            let query_vectors = match embedding {
+            let query_vector = match embedding {
                 Some(handle) => handle
                     .join()
-                    .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??,
-                None => Vec::new(),
-            };
-            Ok::<_, Error>((query_vectors, lexical_lists, documents))
-        })?;
-        let mut vector_lists = Vec::new();
-        if !query_vectors.is_empty() {
-            let allowed: Option<HashSet<i64>> = match &scope_docs {
-                Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+                    .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??
+                    .into_iter()
+                    .next(),
                 None => None,
             };
-            for qv in &query_vectors {
-                vector_lists.push(self.vectors.search(qv, candidates, allowed.as_ref())?);
+            Ok::<_, Error>((query_vector, lexical, documents))
+        })?;
+        let vector = match &query_vector {
+            Some(qv) => {
+                let allowed: Option<HashSet<i64>> = match &scope_docs {
+                    Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+                    None => None,
+                };
+                self.vectors.search(qv, candidates, allowed.as_ref())?
             }
-        }
-        let lexical = lexical_lists.first().cloned().unwrap_or_default();
-        let vector = vector_lists.first().cloned().unwrap_or_default();
-        let mut ids: Vec<i64> = lexical_lists.iter().chain(&vector_lists).flatten().map(|(id, _)| *id).collect();
+            None => Vec::new(),
+        };
+        let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
         ids.dedup();
         let records = self.store.chunks_by_ids(&ids)?;
         let profile_weight = if params.mode == SearchMode::Hybrid { params.fusion.document_weight } else { 0.0 };
         let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
         let mut fused = fuse(&lexical, &vector, params.fusion);
-        if !parts.is_empty() {
-            // The sentences share one more list's weight between them.
-            let share = params.fusion.part_weight / parts.len() as f32;
-            let part_fusion = Fusion {
-                lexical_weight: params.fusion.lexical_weight * share,
-                vector_weight: params.fusion.vector_weight * share,
-                ..params.fusion
-            };
-            let mut scores: HashMap<i64, f32> = fused.iter().copied().collect();
-            for i in 1..texts.len() {
-                let empty = Vec::new();
-                let lex = lexical_lists.get(i).unwrap_or(&empty);
-                let vec_ = vector_lists.get(i).unwrap_or(&empty);
-                for (id, score) in fuse(lex, vec_, part_fusion) {
-                    *scores.entry(id).or_default() += score;
-                }
-            }
-            fused = scores.into_iter().collect();
-        }
         for (id, score) in &mut fused {
             let Some(record) = records.get(id) else { continue };
             if let Some(rank) = doc_rank.get(&record.doc_id) {
@@ -226,10 +188,6 @@ impl Retriever<'_> {
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        if params.by_page {
-            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.doc_id, r.page))).collect();
-            fused = pages::rank_by_page(&fused, &page_of);
-        }
         let mut routed_docs: Vec<i64> = Vec::new();
         for (id, _) in &fused {
             if let Some(r) = records.get(id) {
@@ -320,30 +278,6 @@ impl Retriever<'_> {
     }
 }
 
-/// The sentences of a question of several (each of three words or more); empty for a
-/// question of one sentence.
-pub fn query_parts(query: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = query.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        current.push(c);
-        let ends = matches!(c, '?' | '!' | ';' | '。' | '？' | '！' | '；')
-            || (c == '.' && chars.get(i + 1).is_none_or(|n| n.is_whitespace()) && !current.trim_end_matches('.').ends_with(|p: char| p.is_ascii_digit()));
-        if ends {
-            parts.push(std::mem::take(&mut current));
-        }
-    }
-    parts.push(current);
-    let parts: Vec<String> =
-        parts.into_iter().map(|p| p.trim().to_string()).filter(|p| p.split_whitespace().count() >= 3 || p.chars().count() >= 8 && !p.is_ascii()).collect();
-    if parts.len() < 2 {
-        Vec::new()
-    } else {
-        parts
-    }
-}
-
 /// Fuses two ranked lists; a list that is empty contributes nothing.
 pub fn fuse(lexical: &[(i64, f32)], vector: &[(i64, f32)], fusion: Fusion) -> Vec<(i64, f32)> {
     let mut scores: HashMap<i64, f32> = HashMap::new();
@@ -370,15 +304,5 @@ mod tests {
         assert_eq!(fused[0].0, 3, "in both lists beats first in one");
         let only_lex = fuse(&lex, &[], Fusion::default());
         assert_eq!(only_lex.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 3]);
-    }
-
-    #[test]
-    fn questions_split_into_sentences() {
-        assert!(query_parts("what is the capex in 2019?").is_empty());
-        assert_eq!(
-            query_parts("What were inventories in FY2019? Answer in USD millions. Use the balance sheet."),
-            vec!["What were inventories in FY2019?", "Answer in USD millions.", "Use the balance sheet."]
-        );
-        assert!(query_parts("Revenue was 3.5 million. ok").is_empty(), "a short tail is no sentence of its own");
     }
 }

@@ -6,9 +6,6 @@ use std::collections::HashMap;
 
 use crate::facets::{parse_question, route, RouteScore, RoutedDocument};
 
-/// Fit of an organisation's latest documents when the question names no period.
-const LATEST_FIT: f32 = 0.3;
-
 /// What routing decided for one question.
 #[derive(Debug, Clone, Default)]
 pub struct Routing {
@@ -26,14 +23,6 @@ impl Routing {
         let facets = parse_question(question);
         let scores: Vec<RouteScore> = route(&facets, documents);
         let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();
-        let mut scores = scores;
-        // A question about an organisation that names no period is about its latest documents.
-        if !named.is_empty() && facets.years.is_empty() && facets.dates.is_empty() {
-            let latest = scores.iter().filter(|s| s.organisation).filter_map(|s| s.year).max();
-            for s in scores.iter_mut().filter(|s| s.organisation && s.year.is_some() && s.year == latest) {
-                s.fit += LATEST_FIT;
-            }
-        }
         // Fit is compared among the documents the search will look at.
         let considered: Vec<&RouteScore> = scores.iter().filter(|s| named.is_empty() || s.organisation).collect();
         let best = considered.iter().map(|s| s.fit).fold(0.0f32, f32::max);
