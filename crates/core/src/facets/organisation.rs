@@ -38,6 +38,10 @@ fn cjk_entity_regex() -> &'static Regex {
     })
 }
 
+const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+];
+
 /// Words that start sentences or headings and so look like names on a cover page.
 const NOT_NAMES: &[&str] = &[
     "the", "a", "an", "and", "of", "for", "by", "in", "on", "to", "with", "our", "its", "this", "that", "each", "such",
@@ -109,8 +113,19 @@ pub fn legal_names(text: &str) -> Vec<String> {
         for c in entity_regex().captures_iter(line) {
             let (Some(name), Some(suffix)) = (c.name("name"), c.name("suffix")) else { continue };
             let words: Vec<&str> = name.as_str().split_whitespace().collect();
-            // Drop leading words that are sentence words, not part of a name.
-            let first_real = words.iter().position(|w| !NOT_NAMES.contains(&w.to_ascii_lowercase().trim_matches(',')));
+            // Drop leading words that are sentence words, figures or dates, not part of a name;
+            // a name never runs across the end of a sentence.
+            let after_stop = words.iter().rposition(|w| w.ends_with('.') && w.len() > 3 && !is_suffix(w)).map_or(0, |i| i + 1);
+            let first_real = words
+                .iter()
+                .enumerate()
+                .skip(after_stop)
+                .find(|(_, w)| {
+                    let lower = w.to_ascii_lowercase();
+                    let bare = lower.trim_matches(|c: char| c == ',' || c == '.');
+                    !NOT_NAMES.contains(&bare) && !MONTHS.contains(&bare) && bare.chars().any(char::is_alphabetic)
+                })
+                .map(|(i, _)| i);
             let Some(first_real) = first_real else { continue };
             let name_words = &words[first_real..];
             if name_words.is_empty() || name_words.iter().all(|w| w.chars().all(|c| !c.is_alphabetic())) {
@@ -243,6 +258,8 @@ mod tests {
         let coop = legal_name("Brightwater Solar Cooperative Annual Report 2024\nThe Brightwater Solar Cooperative was founded");
         assert_eq!(coop.as_deref(), Some("Brightwater Solar Cooperative"));
         assert_eq!(short_name("Brightwater Solar Cooperative"), "Brightwater Solar");
+        let dated = legal_names("The year ended 31 December 2023. Acme Cranes Ltd. builds cranes.");
+        assert_eq!(dated, vec!["Acme Cranes Ltd.".to_string()]);
     }
 
     #[test]

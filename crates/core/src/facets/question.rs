@@ -22,6 +22,10 @@ pub struct QuestionFacets {
     /// people write as one word, "Footlocker").
     #[serde(skip)]
     pub squashed: String,
+    /// Words written with a capital other than the first ("Globex" in "how often are Globex
+    /// cranes inspected"), lower case: names people shorten ("Globex" for "Globex Lifting").
+    #[serde(skip)]
+    pub capitalised: Vec<String>,
 }
 
 impl QuestionFacets {
@@ -101,7 +105,15 @@ pub fn parse_question(question: &str) -> QuestionFacets {
             kinds.push(*kind);
         }
     }
+    let capitalised: Vec<String> = question
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .map(|w| w.trim_end_matches("'s").trim_end_matches("’s").to_lowercase())
+        .collect();
     QuestionFacets {
+        capitalised,
         years,
         quarter: quarters.first().map(|(q, _)| *q),
         dates: found_dates,

@@ -28,6 +28,16 @@ pub struct RoutedDocument<'a> {
 /// carries its name without a legal suffix ("Halden Robotics employee handbook").
 pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec<RouteScore> {
     let mut named: Vec<&str> = documents.iter().flat_map(|d| d.facets.aliases.iter()).map(String::as_str).filter(|a| question.names(a)).collect();
+    // The first word of a name of several, written with a capital in the question: people
+    // say "Globex" for "Globex Lifting Inc.".
+    for alias in documents.iter().flat_map(|d| d.facets.aliases.iter()) {
+        let mut words = alias.split_whitespace();
+        if let (Some(first), Some(_)) = (words.next(), words.next()) {
+            if first.chars().count() >= 4 && question.capitalised.iter().any(|c| c == first) {
+                named.push(first);
+            }
+        }
+    }
     named.sort_unstable();
     named.dedup();
     documents
@@ -152,5 +162,13 @@ mod tests {
         let scores = route(&parse_question("how many holidays do Acme staff get"), &docs);
         let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();
         assert_eq!(named, vec![1, 2]);
+        let globex = doc("Globex Lifting Inc.", "globex lifting", 2022, None, DocKind::AnnualReport);
+        let docs = vec![
+            RoutedDocument { doc_id: 1, facets: &acme, label: "" },
+            RoutedDocument { doc_id: 4, facets: &globex, label: "" },
+        ];
+        let named = |q: &str| route(&parse_question(q), &docs).iter().filter(|s| s.organisation).map(|s| s.doc_id).collect::<Vec<_>>();
+        assert_eq!(named("how often are Globex cranes inspected"), vec![4], "a capitalised first word of a name");
+        assert_eq!(named("how often are globex cranes inspected"), Vec::<i64>::new(), "not in lower case");
     }
 }
