@@ -17,7 +17,7 @@ use super::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::{Step, Toolbox};
-use super::{judge, mapreduce, repeat, rewrite, tables};
+use super::{judge, mapreduce, repeat, rewrite};
 use crate::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
@@ -187,7 +187,6 @@ impl Asker<'_> {
         // The abstain rule's thresholds were fitted on 700 tokens of ranked passages; it keeps
         // seeing that, whatever the model is given.
         let calibrated = EvidenceSet::from_hits(&hits, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
-        let hits = tables::complete_tables(&mut tools, hits);
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);

@@ -23,7 +23,6 @@ pub mod repeat;
 pub mod rewrite;
 pub mod session;
 pub mod suggest;
-pub mod tables;
 pub mod support;
 pub mod text;
 pub mod tools;
