@@ -28,7 +28,7 @@ pub struct EvalAnswersArgs {
     #[arg(long)]
     constrained: bool,
     /// Tokens of evidence given to the model (decides time to first token); by default 700
-    /// for a small model, half the context up to 1,200 for larger ones, 2,400 without a model.
+    /// (at most half the model's context), 2,400 without a model.
     #[arg(long)]
     evidence_tokens: Option<usize>,
     #[arg(long)]
