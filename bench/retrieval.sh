@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Page-level retrieval, stage by stage (routing by document facets, per-sentence search), on
+# Page-level retrieval, stage by stage (routing by document facets, page reranking), on
 # four libraries of different kinds: the FinanceBench dev filings, the sample folder, the
 # Chinese dev articles and a generated library of reports, minutes, a lease, a
 # handbook and papers (bench/make_library.py). Prints `pagewise eval --stages` for each:
@@ -33,3 +33,16 @@ run "FinanceBench dev filings (18 PDFs, 2,172 pages)" "$DATA/financebench-dev/qu
 run "sample folder (3 files)" "$bench_root/bench/data/sample-questions.jsonl" "$out/sample"
 run "Chinese dev articles (written questions)" "$bench_root/bench/data/zh-questions.jsonl" "$out/zh"
 run "generated library of other kinds (10 files, 24 questions)" "$out/mixed/questions.jsonl" "$out/mixed/data"
+
+# The page reranker's weights, refitted from each library's candidate pages and checked by
+# leave-one-library-out and pooled 5-fold cross-validation (bench/fit_reranker.py).
+dump() { # name questions data-dir
+  "$PAGEWISE_BIN" eval "$2" --data-dir "$3" --dump-candidates "$out/$1.candidates.jsonl" 2>/dev/null
+}
+dump fb "$DATA/financebench-dev/questions.jsonl" "$fb_data"
+dump sample "$bench_root/bench/data/sample-questions.jsonl" "$out/sample"
+dump zh "$bench_root/bench/data/zh-questions.jsonl" "$out/zh"
+dump mixed "$out/mixed/questions.jsonl" "$out/mixed/data"
+echo "== page reranker: refit and cross-validation"
+python3 "$bench_root/bench/fit_reranker.py" fb="$out/fb.candidates.jsonl" sample="$out/sample.candidates.jsonl" \
+  zh="$out/zh.candidates.jsonl" mixed="$out/mixed.candidates.jsonl"

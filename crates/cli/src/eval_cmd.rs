@@ -34,12 +34,19 @@ pub struct EvalArgs {
     route_weight: f32,
     #[arg(long, default_value_t = SearchParams::default().candidates)]
     candidates: usize,
-    /// Hybrid search with and without routing by document facets, in one table.
+    /// Hybrid search with and without routing by document facets and page reranking, in one table.
     #[arg(long)]
     stages: bool,
     /// Measure without routing by document facets (organisation, period, kind).
     #[arg(long)]
     no_route: bool,
+    /// Measure without reranking pages by page-level features.
+    #[arg(long)]
+    no_rerank: bool,
+    /// Write each question's fused candidates (keyword and vector ranks, gold flag) as JSON
+    /// lines to this file, for fitting and checking rerankers; prints nothing else.
+    #[arg(long, value_name = "FILE")]
+    dump_candidates: Option<PathBuf>,
 }
 
 pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
@@ -58,8 +65,19 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
             route_weight: args.route_weight,
         },
         route: !args.no_route,
+        rerank: !args.no_rerank,
         ..Default::default()
     };
+    if let Some(path) = &args.dump_candidates {
+        let dumps = pagewise_core::eval::dump_candidates(&engine, &questions, args.k * 8, &base)?;
+        let mut text = String::new();
+        for d in &dumps {
+            text.push_str(&serde_json::to_string(d)?);
+            text.push('\n');
+        }
+        std::fs::write(path, text)?;
+        return Ok(0);
+    }
     if args.stages {
         return stages(&engine, &questions, args.k, &base, args.json);
     }
@@ -101,7 +119,9 @@ fn print_row(name: &str, m: &ModeScores) {
 fn stages(engine: &Engine, questions: &[Question], k: usize, base: &SearchParams, json: bool) -> Result<i32> {
     let configs: Vec<(&str, SearchParams)> = vec![
         ("all stages", base.clone()),
+        ("no reranking", SearchParams { rerank: false, ..base.clone() }),
         ("no routing", SearchParams { route: false, ..base.clone() }),
+        ("neither", SearchParams { route: false, rerank: false, ..base.clone() }),
     ];
     let mut rows = Vec::new();
     if !json {

@@ -184,3 +184,87 @@ pub fn answer_cites_gold(answer: &crate::answer::Answer, gold: &[Evidence]) -> (
     let doc = gold.iter().any(|g| cited.iter().any(|(d, _)| *d == g.doc));
     (page, doc)
 }
+
+/// One fused candidate chunk as the ranking saw it, for fitting and inspecting rerankers.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateRow {
+    pub chunk_id: i64,
+    pub doc_id: i64,
+    pub doc: String,
+    pub page: u32,
+    pub fused: f32,
+    pub lexical_rank: Option<usize>,
+    pub lexical_score: Option<f32>,
+    pub vector_rank: Option<usize>,
+    pub vector_score: Option<f32>,
+    pub gold: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateDump {
+    pub id: String,
+    pub question: String,
+    /// Documents in routing order (file names without extension).
+    pub documents: Vec<String>,
+    pub candidates: Vec<CandidateRow>,
+    /// The pages reranking scored, in fused order, with their features and gold flag.
+    pub pages: Vec<PageRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PageRow {
+    pub doc: String,
+    pub page: u32,
+    pub gold: bool,
+    pub features: crate::retrieve::rerank::PageFeatures,
+}
+
+/// The fused candidates of each question (hybrid search, `depth` chunks) with their keyword
+/// and vector ranks and whether their page is a gold page: the raw material for fitting a
+/// reranker outside the app and checking it with cross-validation.
+pub fn dump_candidates(engine: &Engine, questions: &[Question], depth: usize, base: &SearchParams) -> Result<Vec<CandidateDump>> {
+    let mut out = Vec::with_capacity(questions.len());
+    for q in questions {
+        let params = SearchParams { k: depth, mode: SearchMode::Hybrid, ..base.clone() };
+        let results = engine.search(&q.question, &params)?;
+        let rank_of = |list: &[(i64, f32)], id: i64| list.iter().position(|(c, _)| *c == id).map(|r| (r + 1, list[r].1));
+        let candidates = results
+            .hits
+            .iter()
+            .map(|h| {
+                let doc = stem(&h.doc_path);
+                let gold = q.evidence.iter().any(|e| e.doc == doc && (e.page == h.page || e.page == ANY_PAGE));
+                let lexical = rank_of(&results.ranking.lexical, h.chunk_id);
+                let vector = rank_of(&results.ranking.vector, h.chunk_id);
+                CandidateRow {
+                    chunk_id: h.chunk_id,
+                    doc_id: h.doc_id,
+                    doc,
+                    page: h.page,
+                    fused: h.score,
+                    lexical_rank: lexical.map(|x| x.0),
+                    lexical_score: lexical.map(|x| x.1),
+                    vector_rank: vector.map(|x| x.0),
+                    vector_score: vector.map(|x| x.1),
+                    gold,
+                }
+            })
+            .collect();
+        let documents = results
+            .documents
+            .iter()
+            .map(|d| engine.document_path(*d).ok().flatten().map(|p| stem(&p)).unwrap_or_default())
+            .collect();
+        let pages = results
+            .pages
+            .iter()
+            .map(|p| {
+                let doc = engine.document_path(p.doc_id).ok().flatten().map(|d| stem(&d)).unwrap_or_default();
+                let gold = q.evidence.iter().any(|e| e.doc == doc && (e.page == p.page || e.page == ANY_PAGE));
+                PageRow { doc, page: p.page, gold, features: p.features }
+            })
+            .collect();
+        out.push(CandidateDump { id: q.id.clone(), question: q.question.clone(), documents, candidates, pages });
+    }
+    Ok(out)
+}

@@ -181,9 +181,11 @@ impl Asker<'_> {
             return Ok(answer);
         }
         let hits = self.gather(&mut tools, &query, &the_plan, sink)?;
-        // The abstain rule's thresholds were fitted on 700 tokens of ranked passages; it keeps
-        // seeing that, whatever the model is given.
-        let calibrated = EvidenceSet::from_hits(&hits, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
+        // The abstain rule's thresholds were fitted on 700 tokens of passages in fused order
+        // (before page reranking); it keeps seeing that, whatever the model is given.
+        let mut fused_order = hits.clone();
+        fused_order.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let calibrated = EvidenceSet::from_hits(&fused_order, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);

@@ -4,12 +4,14 @@
 //! it is about by their facets (organisation, period, kind).
 
 mod copies;
+pub mod rerank;
 mod routing;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use copies::Copies;
+use rerank::{PageCandidate, QuestionTerms, RerankWeights};
 pub use routing::Routing;
 
 use serde::Serialize;
@@ -63,6 +65,8 @@ pub struct SearchParams {
     /// Route by document facets: narrow to the organisations the question names and raise
     /// documents whose period and kind fit it.
     pub route: bool,
+    /// Rerank the pages of the fused candidates by page-level features (hybrid mode).
+    pub rerank: bool,
 }
 
 impl Default for SearchParams {
@@ -74,6 +78,7 @@ impl Default for SearchParams {
             candidates: 100,
             fusion: Fusion::default(),
             route: true,
+            rerank: true,
         }
     }
 }
@@ -111,6 +116,9 @@ pub struct SearchResults {
     /// Documents in the order routing and the document profiles put them (best first).
     #[serde(skip)]
     pub documents: Vec<i64>,
+    /// The candidate pages reranking scored, in fused order (empty when it did not run).
+    #[serde(skip)]
+    pub pages: Vec<PageCandidate>,
 }
 
 /// Candidates kept per retriever in [`SearchResults::ranking`].
@@ -188,6 +196,27 @@ impl Retriever<'_> {
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut pages = Vec::new();
+        if params.rerank && params.mode == SearchMode::Hybrid && !fused.is_empty() {
+            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.doc_id, r.page))).collect();
+            let question = QuestionTerms::new(query, self.lexical)?;
+            pages = rerank::page_candidates(&fused, &page_of, &question, self.store)?;
+            let weights = RerankWeights::default();
+            let passage_score = |chunk: i64, nth: usize| {
+                records.get(&chunk).map(|r| weights.score(&question.features(nth, &r.text))).unwrap_or(f32::MIN)
+            };
+            let strong: HashSet<i64> = fused.iter().take(rerank::STRONG_PASSAGES).map(|(id, _)| *id).collect();
+            fused = rerank::reorder(fused, &page_of, &pages, &weights, &passage_score);
+            let by_place: HashMap<(i64, i64), i64> = records.values().map(|r| ((r.doc_id, r.ordinal), r.id)).collect();
+            let next_of: HashMap<i64, i64> = records
+                .values()
+                .filter(|r| rerank::ends_mid_sentence(&r.text))
+                .filter_map(|r| by_place.get(&(r.doc_id, r.ordinal + 1)).map(|next| (r, *next)))
+                .filter(|(r, next)| strong.contains(next) && records.get(next).is_some_and(|n| n.page == r.page))
+                .map(|(r, next)| (r.id, next))
+                .collect();
+            fused = rerank::keep_sentences_whole(fused, &next_of);
+        }
         let mut routed_docs: Vec<i64> = Vec::new();
         for (id, _) in &fused {
             if let Some(r) = records.get(id) {
@@ -241,6 +270,7 @@ impl Retriever<'_> {
                 vector: vector.iter().take(RANKING_KEPT).copied().collect(),
             },
             documents: document_order,
+            pages,
         })
     }
 
