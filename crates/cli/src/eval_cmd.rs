@@ -34,7 +34,7 @@ pub struct EvalArgs {
     route_weight: f32,
     #[arg(long, default_value_t = SearchParams::default().candidates)]
     candidates: usize,
-    /// Hybrid search with and without routing by document facets and page reranking, in one table.
+    /// Hybrid search with every stage and without each (routing, page reranking, query expansion), in one table.
     #[arg(long)]
     stages: bool,
     /// Measure without routing by document facets (organisation, period, kind).
@@ -43,6 +43,9 @@ pub struct EvalArgs {
     /// Measure without reranking pages by page-level features.
     #[arg(long)]
     no_rerank: bool,
+    /// Measure without query expansion from the first search's best passages.
+    #[arg(long)]
+    no_expand: bool,
     /// Write each question's fused candidates (keyword and vector ranks, gold flag) as JSON
     /// lines to this file, for fitting and checking rerankers; prints nothing else.
     #[arg(long, value_name = "FILE")]
@@ -66,6 +69,7 @@ pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
         },
         route: !args.no_route,
         rerank: !args.no_rerank,
+        expand: !args.no_expand,
         ..Default::default()
     };
     if let Some(path) = &args.dump_candidates {
@@ -120,8 +124,9 @@ fn stages(engine: &Engine, questions: &[Question], k: usize, base: &SearchParams
     let configs: Vec<(&str, SearchParams)> = vec![
         ("all stages", base.clone()),
         ("no reranking", SearchParams { rerank: false, ..base.clone() }),
+        ("no expansion", SearchParams { expand: false, ..base.clone() }),
         ("no routing", SearchParams { route: false, ..base.clone() }),
-        ("neither", SearchParams { route: false, rerank: false, ..base.clone() }),
+        ("none", SearchParams { route: false, rerank: false, expand: false, ..base.clone() }),
     ];
     let mut rows = Vec::new();
     if !json {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermSetQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermSetQuery};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
@@ -168,9 +168,30 @@ impl LexicalIndex {
         self.top(query, vec![f.body, f.heading, f.title], &[(f.title, 0.5), (f.heading, 0.5)], k, docs, "chunk_id")
     }
 
+    /// BM25 top `k` for `query` plus weighted extra words (query expansion): each extra word
+    /// counts `weight` times as much as a word of the query.
+    pub fn search_expanded(&self, query: &str, extra: &[(String, f32)], k: usize, docs: Option<&[i64]>) -> Result<Vec<(i64, f32)>> {
+        let f = self.fields;
+        self.top_with(query, extra, vec![f.body, f.heading, f.title], &[(f.title, 0.5), (f.heading, 0.5)], k, docs, "chunk_id")
+    }
+
     fn top(
         &self,
         query: &str,
+        fields: Vec<Field>,
+        boosts: &[(Field, f32)],
+        k: usize,
+        docs: Option<&[i64]>,
+        key: &str,
+    ) -> Result<Vec<(i64, f32)>> {
+        self.top_with(query, &[], fields, boosts, k, docs, key)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn top_with(
+        &self,
+        query: &str,
+        extra: &[(String, f32)],
         fields: Vec<Field>,
         boosts: &[(Field, f32)],
         k: usize,
@@ -186,7 +207,19 @@ impl LexicalIndex {
         if cleaned.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let (parsed, _errors) = parser.parse_query_lenient(&cleaned);
+        let (mut parsed, _errors) = parser.parse_query_lenient(&cleaned);
+        if !extra.is_empty() {
+            let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Should, parsed)];
+            for (word, weight) in extra {
+                let cleaned = sanitize_query(word);
+                if cleaned.trim().is_empty() {
+                    continue;
+                }
+                let (q, _) = parser.parse_query_lenient(&cleaned);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(q, *weight))));
+            }
+            parsed = Box::new(BooleanQuery::new(clauses));
+        }
         let query: Box<dyn Query> = match docs {
             Some(ids) => {
                 let terms = ids.iter().map(|&d| Term::from_field_u64(f.doc_id, d as u64));

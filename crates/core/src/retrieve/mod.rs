@@ -1,9 +1,12 @@
-//! Query → ranked passages. BM25 and vector candidates are fused with weighted reciprocal
-//! rank fusion; every hit is joined with SQLite, so an entry that only a crashed commit left
-//! in a derived index is never returned. Before that, the question is routed to the documents
-//! it is about by their facets (organisation, period, kind).
+//! Query → ranked passages. The question is first routed to the documents it is about by their
+//! facets (organisation, period, kind). BM25 and vector candidates are fused with weighted
+//! reciprocal rank fusion, the keyword search widened by words of the first search's best
+//! passages (`expand`); the pages of the fused candidates are then reranked by page features
+//! (`rerank`). Every hit is joined with SQLite, so an entry that only a crashed commit left in
+//! a derived index is never returned.
 
 mod copies;
+pub mod expand;
 pub mod rerank;
 mod routing;
 
@@ -67,6 +70,8 @@ pub struct SearchParams {
     pub route: bool,
     /// Rerank the pages of the fused candidates by page-level features (hybrid mode).
     pub rerank: bool,
+    /// Add words from the first search's best passages to the keyword search (hybrid mode).
+    pub expand: bool,
 }
 
 impl Default for SearchParams {
@@ -79,6 +84,7 @@ impl Default for SearchParams {
             fusion: Fusion::default(),
             route: true,
             rerank: true,
+            expand: true,
         }
     }
 }
@@ -179,6 +185,19 @@ impl Retriever<'_> {
             }
             None => Vec::new(),
         };
+        // The ranking kept for abstaining is the question's own keyword list: the abstain rule
+        // was fitted on it.
+        let plain_lexical: Vec<(i64, f32)> = lexical.iter().take(RANKING_KEPT).copied().collect();
+        let mut lexical = lexical;
+        if params.expand && params.mode == SearchMode::Hybrid {
+            let first: Vec<i64> = fuse(&lexical, &vector, params.fusion).iter().take(expand::FEEDBACK_PASSAGES).map(|x| x.0).collect();
+            let passages = self.store.chunks_by_ids(&first)?;
+            let texts: Vec<&str> = first.iter().filter_map(|id| passages.get(id).map(|r| r.text.as_str())).collect();
+            let words = expand::feedback_words(query, &texts, self.lexical)?;
+            if !words.is_empty() {
+                lexical = self.lexical.search_expanded(query, &words, candidates, scope_docs.as_deref())?;
+            }
+        }
         let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -266,7 +285,7 @@ impl Retriever<'_> {
             pending_vectors: total_chunks - embedded,
             total_chunks,
             ranking: Ranking {
-                lexical: lexical.iter().take(RANKING_KEPT).copied().collect(),
+                lexical: plain_lexical,
                 vector: vector.iter().take(RANKING_KEPT).copied().collect(),
             },
             documents: document_order,

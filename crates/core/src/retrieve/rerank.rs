@@ -40,7 +40,8 @@ pub struct PageFeatures {
 }
 
 /// Weights of the linear page score, fitted by `bench/fit_reranker.py` (listwise softmax,
-/// L2 0.1) on all four libraries.
+/// L2 0.1) on the candidates of all four libraries as the full search (routing, expansion)
+/// produces them.
 #[derive(Debug, Clone, Copy)]
 pub struct RerankWeights {
     pub position: f32,
@@ -51,7 +52,7 @@ pub struct RerankWeights {
 
 impl Default for RerankWeights {
     fn default() -> Self {
-        RerankWeights { position: 2.338, coverage: 4.896, quantity_fit: 6.998, phrase_overlap: 3.582 }
+        RerankWeights { position: 2.323, coverage: 4.981, quantity_fit: 6.801, phrase_overlap: 3.469 }
     }
 }
 
