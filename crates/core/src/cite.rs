@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::answer::text::{content_terms, sentences, term_recall};
+use crate::text::{content_terms, sentences, term_recall};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct LabelRef {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::answer::attribute::Sentence;
 use crate::answer::numbers::{quantities, same_amount};
-use crate::answer::text::{content_terms, term_recall};
+use crate::text::{content_terms, term_recall};
 use crate::answer::Answer;
 
 /// Relative difference under which two amounts are the same figure.

@@ -32,6 +32,7 @@ pub mod models;
 pub mod parse;
 pub mod progress;
 pub mod retrieve;
+pub mod text;
 pub mod viewer;
 
 pub use engine::{default_data_dir, Consistency, Engine, EngineConfig, PdfParsing};

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::evidence::EvidenceSet;
 use super::lang::Lang;
-use super::text::{content_terms, cosine, coverage_terms, sentences, term_recall};
+use crate::text::{content_terms, cosine, coverage_terms, sentences, term_recall};
 use crate::retrieve::Ranking;
 
 #[derive(Debug, Clone, Serialize)]
@@ -93,7 +93,7 @@ fn names(question: &str) -> Vec<Name> {
         let capitalised = w.chars().next().is_some_and(char::is_uppercase) && w.chars().count() > 2;
         if capitalised && (i == 0 || !sentence_start) && !w.chars().any(|c| c.is_ascii_digit()) {
             let word = w.to_lowercase();
-            if !super::text::is_stopword(&word) && !out.iter().any(|n| n.word == word) {
+            if !crate::text::is_stopword(&word) && !out.iter().any(|n| n.word == word) {
                 out.push(Name { word, first: i == 0, acronym: w.chars().all(|c| !c.is_lowercase()) });
             }
         }
@@ -242,7 +242,7 @@ pub fn signals(
         .map(|(n, _)| n.word.clone())
         .collect();
     let candidates: Vec<String> =
-        terms.iter().filter(|t| (t.len() >= 3 && !super::text::is_number(t)) || t.len() == 4 && super::text::is_number(t)).cloned().collect();
+        terms.iter().filter(|t| (t.len() >= 3 && !crate::text::is_number(t)) || t.len() == 4 && crate::text::is_number(t)).cloned().collect();
     let frequencies = library_frequencies(&candidates);
     let unknown_terms = candidates.into_iter().zip(frequencies).filter(|(_, df)| *df == 0).map(|(t, _)| t).collect();
     RetrievalSignals {

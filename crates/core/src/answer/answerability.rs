@@ -12,7 +12,7 @@ use regex::Regex;
 
 use super::evidence::EvidenceSet;
 use super::numbers::quantities;
-use super::text::{content_terms, sentences, term_recall, years};
+use crate::text::{content_terms, sentences, term_recall, years};
 
 /// The kind of answer a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use super::answerability::{answer_kind, has_kind, AnswerKind};
 use super::attribute::{Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::guard;
-use super::text::{content_terms, sentences, term_recall};
+use crate::text::{content_terms, sentences, term_recall};
 
 /// Sentences taken for an extractive answer.
 const SENTENCES: usize = 3;
@@ -26,7 +26,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
                 }
                 let text = &passage.text[range.clone()];
                 // CJK sentences have no spaces: two characters count as a word.
-                let words = text.split_whitespace().count() + text.chars().filter(|c| super::lang::is_cjk(*c)).count() / 2;
+                let words = text.split_whitespace().count() + text.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
                 if words < 4 {
                     continue;
                 }

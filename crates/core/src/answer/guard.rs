@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::text::sentences;
+use crate::text::sentences;
 
 /// What replaces an instruction aimed at an assistant in the evidence the model reads.
 pub const REMOVED: &str = "[text addressed to an AI assistant removed]";

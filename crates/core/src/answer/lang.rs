@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::text::{is_han, is_hangul, is_kana};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
@@ -10,23 +12,6 @@ pub enum Lang {
     Zh,
     Ja,
     Ko,
-}
-
-pub fn is_han(c: char) -> bool {
-    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2A6DF}')
-}
-
-fn is_kana(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}')
-}
-
-fn is_hangul(c: char) -> bool {
-    matches!(c, '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
-}
-
-/// A character of a script written without spaces between words.
-pub fn is_cjk(c: char) -> bool {
-    is_han(c) || is_kana(c) || is_hangul(c)
 }
 
 impl Lang {

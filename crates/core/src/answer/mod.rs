@@ -24,7 +24,6 @@ pub mod rewrite;
 pub mod session;
 pub mod suggest;
 pub mod support;
-pub mod text;
 pub mod tools;
 
 pub use ask::{Answer, AnswerMode, AskEvent, AskOptions, Asker, Timings};

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::text::fold_width;
+use crate::text::fold_width;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quantity {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use super::text::{content_terms, years};
+use crate::text::{content_terms, years};
 use crate::index::DocumentInfo;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -2,7 +2,7 @@
 //! that rarer; this guard ends generation at the first sentence that repeats an earlier one,
 //! and removes repeats from what is shown.
 
-use super::text::sentences;
+use crate::text::sentences;
 
 /// A sentence reduced to its letters and digits, lower-cased, for comparing.
 pub fn normalised(sentence: &str) -> String {

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::text::{content_terms, years};
+use crate::text::{content_terms, years};
 
 fn follow_up_opening() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();

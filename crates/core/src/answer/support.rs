@@ -11,7 +11,7 @@ use std::ops::Range;
 use super::evidence::EvidencePassage;
 use super::guard;
 use super::numbers::{quantities, same_amount, Quantity};
-use super::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall, years};
+use crate::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall, years};
 
 /// Figures in a claim and a source differ by at most this much (rounding: "5.0 MW").
 const FIGURE_TOLERANCE: f64 = 0.005;

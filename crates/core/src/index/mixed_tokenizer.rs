@@ -6,7 +6,7 @@
 
 use tantivy::tokenizer::{LowerCaser, RemoveLongFilter, Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer};
 
-use crate::answer::lang::is_cjk;
+use crate::text::is_cjk;
 
 /// The name the schema refers to; changing the tokenizer means a new name (the keyword index
 /// is then rebuilt from SQLite).

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::answer::text::content_terms;
+use crate::text::content_terms;
 use crate::error::Result;
 use crate::index::LexicalIndex;
 

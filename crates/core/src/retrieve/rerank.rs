@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::answer::text::content_terms;
+use crate::text::content_terms;
 use crate::error::Result;
 use crate::index::{LexicalIndex, Store};
 
@@ -207,7 +207,9 @@ pub fn reorder(
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let place: HashMap<(i64, u32), usize> =
         scored.iter().enumerate().map(|(rank, (i, _))| ((candidates[*i].doc_id, candidates[*i].page), rank)).collect();
-    let mut on_page: Vec<Vec<(f32, usize, (i64, f32))>> = vec![Vec::new(); candidates.len()];
+    // Per reranked page: (passage score, fused place, chunk).
+    type Placed = (f32, usize, (i64, f32));
+    let mut on_page: Vec<Vec<Placed>> = vec![Vec::new(); candidates.len()];
     let mut rest = Vec::new();
     for (order, item) in fused.into_iter().enumerate() {
         match page_of.get(&item.0).and_then(|k| place.get(k)) {
@@ -235,7 +237,7 @@ pub fn reorder(
 /// short; a finished sentence ends on its stop.
 pub fn ends_mid_sentence(text: &str) -> bool {
     let last_line = text.trim_end().lines().last().unwrap_or("");
-    let ends_on_word = last_line.chars().last().is_some_and(|c| (c.is_alphabetic() && !crate::answer::lang::is_cjk(c)) || c == ',');
+    let ends_on_word = last_line.chars().last().is_some_and(|c| (c.is_alphabetic() && !crate::text::is_cjk(c)) || c == ',');
     ends_on_word && last_line.split_whitespace().count() >= 6
 }
 

@@ -1,4 +1,5 @@
-//! Small text tools shared by citation, attribution, abstaining and query rewriting.
+//! Small text tools shared by retrieval, citation, attribution, abstaining and query rewriting:
+//! content terms, sentences, numbers and scripts.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -44,6 +45,23 @@ fn word_regex() -> &'static Regex {
 
 pub fn is_stopword(word: &str) -> bool {
     stopwords().contains(word)
+}
+
+pub fn is_han(c: char) -> bool {
+    matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{2A6DF}')
+}
+
+pub fn is_kana(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}')
+}
+
+pub fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7AF}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
+}
+
+/// A character of a script written without spaces between words.
+pub fn is_cjk(c: char) -> bool {
+    is_han(c) || is_kana(c) || is_hangul(c)
 }
 
 /// Full-width ASCII (Ｑ２, ２０２２) as ASCII, so numbers and names compare across scripts.
@@ -102,7 +120,7 @@ pub fn content_terms(text: &str) -> Vec<String> {
             out.push(n.trim_end_matches('.').to_string());
             continue;
         }
-        if raw.chars().next().is_some_and(super::lang::is_cjk) {
+        if raw.chars().next().is_some_and(is_cjk) {
             cjk_terms(raw, &mut out);
             continue;
         }
@@ -125,7 +143,7 @@ pub fn coverage_terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for m in word_regex().find_iter(&folded) {
         let raw = m.as_str();
-        if raw.chars().next().is_some_and(super::lang::is_cjk) {
+        if raw.chars().next().is_some_and(is_cjk) {
             out.extend(
                 raw.chars().filter(|c| !CJK_FUNCTION_CHARS.contains(*c) && !CJK_QUESTION_CHARS.contains(*c)).map(|c| c.to_string()),
             );
