@@ -189,7 +189,11 @@ impl Asker<'_> {
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
-        let query_vector = self.engine.embedder().embed(&[query.clone()], TextRole::Query)?.into_iter().next();
+        // A plain plan searched with this very query: its embedding is already there.
+        let query_vector = match tools.last_query_vector.take() {
+            Some((searched, vector)) if searched == query => Some(vector),
+            _ => self.engine.embedder().embed(std::slice::from_ref(&query), TextRole::Query)?.into_iter().next(),
+        };
         let mut chunk_ids: Vec<i64> =
             evidence.pages.iter().chain(&calibrated.pages).flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
         chunk_ids.sort_unstable();

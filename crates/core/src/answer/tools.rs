@@ -31,6 +31,8 @@ pub struct Toolbox<'a> {
     pub steps: Vec<Step>,
     /// The candidate lists of the last search, for judging how well the library matched.
     pub last_ranking: Option<Ranking>,
+    /// The last searched query and its embedding.
+    pub last_query_vector: Option<(String, Vec<f32>)>,
 }
 
 impl<'a> Toolbox<'a> {
@@ -49,7 +51,7 @@ impl<'a> Toolbox<'a> {
             ids.dedup();
             Some(ids)
         };
-        Ok(Toolbox { engine, documents, scope, steps: Vec::new(), last_ranking: None })
+        Ok(Toolbox { engine, documents, scope, steps: Vec::new(), last_ranking: None, last_query_vector: None })
     }
 
     pub fn record(&mut self, tool: &str, input: serde_json::Value, observation: String, started: Instant) -> &Step {
@@ -88,6 +90,7 @@ impl<'a> Toolbox<'a> {
                 let observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
                 self.record(tool, input, observation, started);
                 self.last_ranking = Some(results.ranking);
+                self.last_query_vector = results.query_vector.map(|v| (query.to_string(), v));
                 results.hits
             }
             Err(e) => {

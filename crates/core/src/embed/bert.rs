@@ -27,6 +27,8 @@ pub struct BertEmbedder {
     device: Device,
     dimensions: usize,
     model_id: String,
+    /// Queries embedded so far: each costs a forward pass on the question path.
+    queries_embedded: std::sync::atomic::AtomicU64,
 }
 
 fn embed_err(dir: &Path, message: impl std::fmt::Display) -> Error {
@@ -47,6 +49,12 @@ fn pick_device() -> Device {
 }
 
 impl BertEmbedder {
+    /// How many query texts this embedder has embedded (for checking that a question is
+    /// embedded once).
+    pub fn queries_embedded(&self) -> u64 {
+        self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     pub fn load(dir: &Path) -> Result<BertEmbedder> {
         let config_bytes = std::fs::read(dir.join("config.json")).map_err(|e| Error::io(dir.join("config.json"), e))?;
         let config: Config = serde_json::from_slice(&config_bytes).map_err(|e| embed_err(dir, format!("config.json: {e}")))?;
@@ -70,7 +78,17 @@ impl BertEmbedder {
         let model = BertModel::load(vb, &config).map_err(|e| embed_err(dir, format!("not a BERT-family model: {e}")))?;
         let dimensions = config.hidden_size;
         let model_id = fingerprint(dir, &config_bytes, &weights, &sentence)?;
-        Ok(BertEmbedder { dir: dir.to_path_buf(), model, tokenizer, counting_tokenizer, config: sentence, device, dimensions, model_id })
+        Ok(BertEmbedder {
+            dir: dir.to_path_buf(),
+            model,
+            tokenizer,
+            counting_tokenizer,
+            config: sentence,
+            device,
+            dimensions,
+            model_id,
+            queries_embedded: std::sync::atomic::AtomicU64::new(0),
+        })
     }
 
     pub fn sentence_config(&self) -> &SentenceConfig {
@@ -136,6 +154,9 @@ impl Embedder for BertEmbedder {
     }
 
     fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>> {
+        if role == TextRole::Query {
+            self.queries_embedded.fetch_add(texts.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
         let prefix = match role {
             TextRole::Query => &self.config.query_prefix,
             TextRole::Passage => &self.config.passage_prefix,

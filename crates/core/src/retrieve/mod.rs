@@ -125,6 +125,9 @@ pub struct SearchResults {
     /// The candidate pages reranking scored, in fused order (empty when it did not run).
     #[serde(skip)]
     pub pages: Vec<PageCandidate>,
+    /// The query's embedding, so that a caller that needs it again does not embed twice.
+    #[serde(skip)]
+    pub query_vector: Option<Vec<f32>>,
 }
 
 /// Candidates kept per retriever in [`SearchResults::ranking`].
@@ -290,6 +293,7 @@ impl Retriever<'_> {
             },
             documents: document_order,
             pages,
+            query_vector,
         })
     }
 
