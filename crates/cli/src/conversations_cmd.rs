@@ -88,7 +88,7 @@ pub fn export(ctx: &Context_, conversation: i64, turn: usize, format: ExportForm
         ExportFormat::Markdown => to_markdown(&record),
         ExportFormat::Csv => {
             let store = Store::open_reader(&ctx.data_dir.join("pagewise.sqlite"))?;
-            let model = store.meta("embed_model")?.unwrap_or_default();
+            let model = store.meta(&pagewise_core::index::MetaKey::EmbedModel)?.unwrap_or_default();
             let files = store.files()?;
             let hash_of = |p: &std::path::Path| files.iter().find(|f| f.path == p).map(|f| f.content_hash.clone());
             provenance_csv(&record, &format!("schema {SCHEMA_VERSION} · {model}"), &hash_of)

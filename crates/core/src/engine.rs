@@ -134,7 +134,7 @@ impl Engine {
         }
         let store = Store::open_reader(&db)?;
         let mut notices = Vec::new();
-        if let Some(model) = store.meta("embed_model")? {
+        if let Some(model) = store.meta(&crate::index::MetaKey::EmbedModel)? {
             if model != embedder.model_id() {
                 notices.push(format!(
                     "index was embedded with {model}, not {}: run `pagewise index` to re-embed; searching by keyword only",
@@ -146,7 +146,7 @@ impl Engine {
         let path = config.data_dir.join(crate::index::VECTOR_FILE);
         let dims = embedder.dimensions();
         let (_, embedded) = store.chunk_counts()?;
-        let checksum = store.meta("vector_checksum")?;
+        let checksum = store.meta(&crate::index::MetaKey::VectorChecksum)?;
         let model_matches = notices.is_empty();
         let vectors = match VectorIndex::load_verified(&path, dims, checksum.as_deref(), config.vector)? {
             Some(v) if model_matches && v.len() as u64 == embedded => v,

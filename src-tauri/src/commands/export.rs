@@ -59,7 +59,7 @@ pub async fn export_answer<R: Runtime>(
 
 /// The index's schema and embedding model: enough to know which index produced a citation.
 pub(crate) fn index_version(reader: &pagewise_core::Engine) -> CmdResult<String> {
-    let model = reader.with_store(|s| s.meta("embed_model")).map_err(text)?.unwrap_or_default();
+    let model = reader.with_store(|s| s.meta(&pagewise_core::index::MetaKey::EmbedModel)).map_err(text)?.unwrap_or_default();
     Ok(format!("schema {} · {model}", pagewise_core::index::store::SCHEMA_VERSION))
 }
 

@@ -2,6 +2,7 @@
 //! vector indexes are derived from it and repaired from it when they disagree.
 
 pub mod lexical;
+mod meta;
 pub mod mixed_tokenizer;
 pub mod store;
 mod store_facets;
@@ -15,7 +16,8 @@ pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{VectorIndex, VectorSettings};
 pub use crate::parse::pool::Parser;
-pub use writer::{last_scan_key, IndexRun};
+pub use meta::MetaKey;
+pub use writer::IndexRun;
 
 use crate::error::Result;
 
@@ -81,7 +83,7 @@ impl Stores {
             lexical.commit()?;
         }
         let vector_path = data_dir.join(VECTOR_FILE);
-        let old_model = store.meta("embed_model")?;
+        let old_model = store.meta(&MetaKey::EmbedModel)?;
         if old_model.as_deref().is_some_and(|m| m != model_id) {
             let (chunks, _) = store.chunk_counts()?;
             store.clear_vectors()?;
@@ -91,8 +93,8 @@ impl Stores {
                 old_model.unwrap_or_default()
             ));
         }
-        store.set_meta("embed_model", model_id)?;
-        store.set_meta("embed_dimensions", &dimensions.to_string())?;
+        store.set_meta(&MetaKey::EmbedModel, model_id)?;
+        store.set_meta(&MetaKey::EmbedDimensions, &dimensions.to_string())?;
         let mut stores = Stores {
             vectors: VectorIndex::empty(&vector_path, dimensions, settings)?,
             store,
@@ -108,7 +110,7 @@ impl Stores {
     fn load_or_rebuild_vectors(&mut self, settings: VectorSettings, save: bool, report: &mut OpenReport) -> Result<()> {
         let path = self.data_dir.join(VECTOR_FILE);
         let dims = self.vectors.dimensions();
-        let expected = self.store.meta("vector_checksum")?;
+        let expected = self.store.meta(&MetaKey::VectorChecksum)?;
         let (_, embedded) = self.store.chunk_counts()?;
         match VectorIndex::load_verified(&path, dims, expected.as_deref(), settings)? {
             Some(v) if v.len() as u64 == embedded => {
@@ -123,7 +125,7 @@ impl Stores {
         self.vectors = rebuilt;
         if save {
             let sum = self.vectors.save_atomic()?;
-            self.store.set_meta("vector_checksum", &sum)?;
+            self.store.set_meta(&MetaKey::VectorChecksum, &sum)?;
             report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {embedded} stored vectors"));
         }
         Ok(())

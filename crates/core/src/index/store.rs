@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
+use super::MetaKey;
 use crate::error::{Error, Result};
 
 /// Bump when the tables or the meaning of stored data change; a mismatch rebuilds everything.
@@ -289,20 +290,23 @@ impl Store {
             }
         }
         self.conn.execute_batch(SCHEMA).map_err(|e| self.e(e))?;
-        self.set_meta("schema_version", &SCHEMA_VERSION.to_string())?;
+        self.set_meta(&MetaKey::SchemaVersion, &SCHEMA_VERSION.to_string())?;
         Ok(rebuilt)
     }
 
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+    pub fn meta(&self, key: &MetaKey) -> Result<Option<String>> {
         self.conn
-            .query_row("SELECT value FROM meta WHERE key=?1", [key], |r| r.get(0))
+            .query_row("SELECT value FROM meta WHERE key=?1", [key.as_key()], |r| r.get(0))
             .optional()
             .map_err(|e| self.e(e))
     }
 
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+    pub fn set_meta(&self, key: &MetaKey, value: &str) -> Result<()> {
         self.conn
-            .execute("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value", [key, value])
+            .execute(
+                "INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                [key.as_key().as_str(), value],
+            )
             .map(|_| ())
             .map_err(|e| self.e(e))
     }

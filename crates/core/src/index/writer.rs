@@ -67,11 +67,6 @@ struct Batch {
     chunks: usize,
 }
 
-/// The meta key under which the time of a root's last completed scan is kept.
-pub fn last_scan_key(root: &Path) -> String {
-    format!("last_scan:{}", root.display())
-}
-
 fn hash_file(path: &Path) -> std::io::Result<String> {
     let mut hasher = blake3::Hasher::new();
     let mut file = std::fs::File::open(path)?;
@@ -201,7 +196,7 @@ impl Stores {
         if !report.interrupted {
             let now = super::store::now_secs().to_string();
             for root in &found.roots {
-                self.store.set_meta(&last_scan_key(root), &now)?;
+                self.store.set_meta(&super::MetaKey::last_scan(root), &now)?;
             }
         }
         report.pending_vectors = {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::folder::FailedFile;
 use crate::error::Result;
 use crate::index::store::{now_secs, Store};
-use crate::index::{last_scan_key, LEXICAL_DIR, SQLITE_FILE, VECTOR_FILE};
+use crate::index::{MetaKey, LEXICAL_DIR, SQLITE_FILE, VECTOR_FILE};
 use crate::ingest::scan;
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,7 +62,7 @@ pub fn health(data_dir: &Path) -> Result<Health> {
     let now_ns = i128::from(now_secs()) * 1_000_000_000;
     let mut folders = Vec::new();
     for root in store.roots()? {
-        let last_scan = store.meta(&last_scan_key(&root))?.and_then(|v| v.parse().ok());
+        let last_scan = store.meta(&MetaKey::last_scan(&root))?.and_then(|v| v.parse().ok());
         let inside: HashMap<&Path, (u64, i64)> =
             stored.iter().filter(|f| f.path.starts_with(&root)).map(|f| (f.path.as_path(), (f.size, f.mtime_ns))).collect();
         let mut failed: Vec<FailedFile> = failures

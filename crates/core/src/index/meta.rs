@@ -1,0 +1,47 @@
+//! The keys of SQLite's `meta` table, typed, so that a misspelt key cannot read as "absent".
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaKey {
+    /// The schema the stores were written with; another one rebuilds everything.
+    SchemaVersion,
+    /// The embedding model's identity; another model clears the vectors.
+    EmbedModel,
+    EmbedDimensions,
+    /// Checksum of the usearch file, written after it is fsynced.
+    VectorChecksum,
+    /// When a root's last complete scan finished (Unix seconds).
+    LastScan(PathBuf),
+}
+
+impl MetaKey {
+    pub fn last_scan(root: &Path) -> MetaKey {
+        MetaKey::LastScan(root.to_path_buf())
+    }
+
+    /// The key as stored; these strings are part of the on-disk format.
+    pub fn as_key(&self) -> String {
+        match self {
+            MetaKey::SchemaVersion => "schema_version".into(),
+            MetaKey::EmbedModel => "embed_model".into(),
+            MetaKey::EmbedDimensions => "embed_dimensions".into(),
+            MetaKey::VectorChecksum => "vector_checksum".into(),
+            MetaKey::LastScan(root) => format!("last_scan:{}", root.display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_keys_keep_their_on_disk_spelling() {
+        assert_eq!(MetaKey::SchemaVersion.as_key(), "schema_version");
+        assert_eq!(MetaKey::EmbedModel.as_key(), "embed_model");
+        assert_eq!(MetaKey::EmbedDimensions.as_key(), "embed_dimensions");
+        assert_eq!(MetaKey::VectorChecksum.as_key(), "vector_checksum");
+        assert_eq!(MetaKey::last_scan(Path::new("/docs")).as_key(), "last_scan:/docs");
+    }
+}
