@@ -10,7 +10,7 @@ use clap::Args;
 use pagewise_core::answer::attribute::{attribute, SentenceStatus, Vectors};
 use pagewise_core::answer::evidence::{label, EvidencePage, EvidencePassage, EvidenceSet};
 use pagewise_core::answer::support::{source_names, support, ClaimFacts};
-use pagewise_core::cite::Claim;
+use pagewise_core::answer::cite::Claim;
 use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
 use serde_json::json;
 

@@ -17,7 +17,6 @@
 
 pub mod answer;
 pub mod chunk;
-pub mod cite;
 pub mod embed;
 pub mod engine;
 mod error;

@@ -18,7 +18,7 @@ use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::{Step, Toolbox};
 use super::{judge, mapreduce, repeat, rewrite};
-use crate::cite::split_claims;
+use crate::answer::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
 use crate::error::{Error, Result};

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
 use super::lang::Lang;
 use super::support::{source_names, support, ClaimFacts, Support};
-use crate::cite::{Claim, LabelRef};
+use crate::answer::cite::{Claim, LabelRef};
 
 /// A sentence counts as supported by a passage at this blend of term recall (0.7) and
 /// embedding similarity (0.3). Chosen so that a paraphrase sharing half its content words

@@ -5,6 +5,7 @@ pub mod abstain;
 pub mod answerability;
 pub mod ask;
 pub mod attribute;
+pub mod cite;
 pub mod conversation;
 pub mod evidence;
 pub mod export;

@@ -19,7 +19,7 @@ pub struct LabelRef {
 
 impl LabelRef {
     pub fn label(&self) -> String {
-        crate::answer::evidence::label(self.doc, self.page)
+        super::evidence::label(self.doc, self.page)
     }
 }
 
