@@ -5,19 +5,21 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
 use serde_json::json;
 
 use super::abstain::{self, AbstainThresholds, LibraryView, RetrievalSignals};
 use super::attribute::{self, AttributionCounts, Citation, Sentence, SentenceStatus, Vectors};
-use super::evidence::{EvidencePage, EvidenceSet};
+use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
 use super::generator::{GenerationEvent, GenerationRequest, GenerationStats, Generator};
 use super::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
-use super::tools::{Step, Toolbox};
+use super::tools::Toolbox;
 use super::{judge, mapreduce, repeat, rewrite};
+pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
+pub(crate) use super::outcome::{collect_citations, ms, Sink};
+use super::stages::Stages;
 use crate::answer::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
 use crate::engine::Engine;
@@ -59,66 +61,6 @@ impl Default for AskOptions {
     }
 }
 
-/// What a caller sees while the answer is being made. Returning `false` from the sink
-/// cancels: generation stops at the next token.
-pub enum AskEvent<'a> {
-    Step(&'a Step),
-    /// The evidence sentences that best match the question, cited, sent as soon as retrieval
-    /// is done: the user reads them while the model is still working.
-    Evidence(&'a [Sentence]),
-    Token(&'a str),
-    Progress { done: usize, total: usize, what: &'a str },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum AnswerMode {
-    Generated,
-    Extractive,
-    Abstained,
-    MapReduce,
-}
-
-#[derive(Debug, Clone, Default, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Timings {
-    pub retrieve_ms: f64,
-    /// From the question to the cited evidence quotes being shown.
-    pub first_evidence_ms: Option<f64>,
-    pub prompt_ms: f64,
-    pub first_token_ms: Option<f64>,
-    pub generation_ms: f64,
-    pub total_ms: f64,
-    pub prompt_tokens: usize,
-    pub reused_prompt_tokens: usize,
-    pub generated_tokens: usize,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Answer {
-    pub question: String,
-    /// The query retrieval used when the question was a follow-up.
-    pub standalone_query: Option<String>,
-    pub answer: String,
-    pub citations: Vec<Citation>,
-    pub abstained: bool,
-    pub mode: AnswerMode,
-    pub sentences: Vec<Sentence>,
-    pub steps: Vec<Step>,
-    pub sources: Vec<EvidencePage>,
-    pub attribution: AttributionCounts,
-    pub signals: Option<RetrievalSignals>,
-    pub model: Option<String>,
-    pub raw_model_output: Option<String>,
-    pub note: Option<String>,
-    pub timings: Timings,
-    pub conversation_id: Option<i64>,
-    /// This answer's place in its conversation (0 for the first question).
-    pub turn: Option<usize>,
-}
-
 pub struct Asker<'a> {
     pub engine: &'a Engine,
     pub generator: Option<&'a dyn Generator>,
@@ -126,8 +68,8 @@ pub struct Asker<'a> {
 }
 
 /// Evidence a chat model gets by default, and what extractive answers read. On the dev
-/// filings the gold page is among the evidence for 44% of questions at 700 tokens, 51% at
-/// 1,000–1,600 and 61% at 2,400 (README.md). A chat model pays for more: Qwen2.5 1.5B on
+/// filings, with page reranking, the gold page is among the evidence for 63% of questions at
+/// 700 tokens, 71% at 1,000 and 78% at 2,400 (README.md). A chat model pays for more: Qwen2.5 1.5B on
 /// 2 laptop cores takes a median 51 s to its first token with a 2,048-token budget and 26 s
 /// with 1,200, and with 1,200 it answered a question about the sample folder from the wrong
 /// sentence of the now-complete library. So models keep 700 until the evidence can be cut
@@ -144,8 +86,6 @@ pub fn evidence_budget(model: Option<&super::generator::ModelInfo>) -> usize {
         None => EXTRACTIVE_EVIDENCE,
     }
 }
-
-pub(crate) type Sink<'s> = dyn FnMut(AskEvent<'_>) -> bool + 's;
 
 impl Asker<'_> {
     pub(crate) fn evidence_tokens(&self) -> usize {
@@ -475,20 +415,6 @@ fn without_repeats(sentences: Vec<Sentence>) -> Vec<Sentence> {
     out
 }
 
-pub(crate) fn ms(since: Instant) -> f64 {
-    since.elapsed().as_secs_f64() * 1000.0
-}
-
-pub(crate) fn collect_citations(sentences: &[Sentence]) -> Vec<Citation> {
-    let mut out: Vec<Citation> = Vec::new();
-    for c in sentences.iter().flat_map(|s| &s.citations) {
-        if !out.iter().any(|o| o.label == c.label && o.byte_start == c.byte_start) {
-            out.push(c.clone());
-        }
-    }
-    out
-}
-
 /// The answer made of evidence quotes (and, after them, any unsupported model sentences).
 fn show_quotes(answer: &mut Answer, sentences: Vec<Sentence>, lang: Lang) {
     answer.answer = attribute::render(&sentences, lang);
@@ -533,4 +459,37 @@ pub fn label_grammar(evidence: &EvidenceSet) -> String {
          claim ::= [^\\[\\]\\n] [^\\[\\]\\n]* \"[\" label \"]\" \".\"?\n\
          label ::= {labels}\n"
     )
+}
+
+impl Stages for Asker<'_> {
+    fn engine(&self) -> &Engine {
+        self.engine
+    }
+
+    fn generator(&self) -> Option<&dyn Generator> {
+        self.generator
+    }
+
+    fn evidence_tokens(&self) -> usize {
+        Asker::evidence_tokens(self)
+    }
+
+    fn count_tokens(&self, text: &str) -> usize {
+        Asker::count_tokens(self, text)
+    }
+
+    fn generate(
+        &self,
+        generator: &dyn Generator,
+        messages: &[super::generator::ChatMessage],
+        evidence: &EvidenceSet,
+        started: Instant,
+        sink: &mut Sink<'_>,
+    ) -> Result<(String, GenerationStats, Option<f64>, bool)> {
+        Asker::generate(self, generator, messages, evidence, started, sink)
+    }
+
+    fn check(&self, question: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
+        Asker::check(self, question, raw, evidence, passage_vectors)
+    }
 }

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::ask::{collect_citations, ms, AnswerMode, AskEvent, Asker, Answer, Sink, Timings};
+use super::outcome::{collect_citations, ms, Answer, AnswerMode, AskEvent, Sink, Timings};
+use super::stages::Stages;
 use super::attribute::{self, AttributionCounts, Sentence};
 use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
@@ -19,7 +20,7 @@ use crate::retrieve::Hit;
 /// Sections read per task; a long report is sampled by relevance to the task, in reading order.
 const MAX_SECTIONS: usize = 6;
 
-pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
+pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
     let started = Instant::now();
     let lang = super::lang::Lang::of(task);
     let budget = asker.evidence_tokens();
@@ -34,17 +35,17 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
     let whole = EvidenceSet::from_hits(&hits, &tools.documents, usize::MAX, &|t| asker.count_tokens(t));
     let sections = split_sections(&whole, budget);
     let chunk_ids: Vec<i64> = whole.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
-    let vectors: HashMap<i64, Vec<f32>> = asker.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
+    let vectors: HashMap<i64, Vec<f32>> = asker.engine().with_store(|s| s.vectors_of(&chunk_ids))?;
     let mut notes: Vec<Sentence> = Vec::new();
     let mut counts = AttributionCounts::default();
     let mut timings = Timings::default();
-    let total = sections.len() + usize::from(asker.generator.is_some());
+    let total = sections.len() + usize::from(asker.generator().is_some());
     for (i, section) in sections.iter().enumerate() {
         if !sink(AskEvent::Progress { done: i, total, what: "reading sections" }) {
             return Err(Error::Interrupted);
         }
         let t = Instant::now();
-        let section_notes = match asker.generator {
+        let section_notes = match asker.generator() {
             Some(generator) => {
                 let messages = prompt::section_note_messages(task, section);
                 let (raw, stats, _, stopped) = asker.generate(generator, &messages, section, started, &mut |e| match e {
@@ -75,7 +76,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
         notes.extend(section_notes);
     }
     let mut sentences = notes.clone();
-    if let Some(generator) = asker.generator {
+    if let Some(generator) = asker.generator() {
         if !notes.is_empty() {
             let t = Instant::now();
             let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n), lang)).collect::<Vec<_>>().join("\n");
@@ -109,7 +110,7 @@ pub(crate) fn run(asker: &Asker<'_>, tools: &mut Toolbox<'_>, task: &str, doc_id
         sources: whole.pages.clone(),
         attribution: counts,
         signals: None,
-        model: asker.generator.map(|g| g.info().name.clone()),
+        model: asker.generator().map(|g| g.info().name.clone()),
         raw_model_output: None,
         note: Some(format!("Read {} sections of {} document(s) and combined their notes.", sections.len(), doc_ids.len())),
         timings: Timings { total_ms: ms(started), ..timings },

@@ -1,0 +1,88 @@
+//! What answering produces and reports, at the bottom of `answer/`: the answer, its timings,
+//! the events a caller sees while it is made, and the helpers every answering strategy (plain
+//! asking, map-reduce) shares.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::abstain::RetrievalSignals;
+use super::attribute::{AttributionCounts, Citation, Sentence};
+use super::evidence::EvidencePage;
+use super::tools::Step;
+
+/// What a caller sees while the answer is being made. Returning `false` from the sink
+/// cancels: generation stops at the next token.
+pub enum AskEvent<'a> {
+    Step(&'a Step),
+    /// The evidence sentences that best match the question, cited, sent as soon as retrieval
+    /// is done: the user reads them while the model is still working.
+    Evidence(&'a [Sentence]),
+    Token(&'a str),
+    Progress { done: usize, total: usize, what: &'a str },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum AnswerMode {
+    Generated,
+    Extractive,
+    Abstained,
+    MapReduce,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Timings {
+    pub retrieve_ms: f64,
+    /// From the question to the cited evidence quotes being shown.
+    pub first_evidence_ms: Option<f64>,
+    pub prompt_ms: f64,
+    pub first_token_ms: Option<f64>,
+    pub generation_ms: f64,
+    pub total_ms: f64,
+    pub prompt_tokens: usize,
+    pub reused_prompt_tokens: usize,
+    pub generated_tokens: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Answer {
+    pub question: String,
+    /// The query retrieval used when the question was a follow-up.
+    pub standalone_query: Option<String>,
+    pub answer: String,
+    pub citations: Vec<Citation>,
+    pub abstained: bool,
+    pub mode: AnswerMode,
+    pub sentences: Vec<Sentence>,
+    pub steps: Vec<Step>,
+    pub sources: Vec<EvidencePage>,
+    pub attribution: AttributionCounts,
+    pub signals: Option<RetrievalSignals>,
+    pub model: Option<String>,
+    pub raw_model_output: Option<String>,
+    pub note: Option<String>,
+    pub timings: Timings,
+    pub conversation_id: Option<i64>,
+    /// This answer's place in its conversation (0 for the first question).
+    pub turn: Option<usize>,
+}
+
+pub(crate) type Sink<'s> = dyn FnMut(AskEvent<'_>) -> bool + 's;
+
+pub(crate) fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+pub(crate) fn collect_citations(sentences: &[Sentence]) -> Vec<Citation> {
+    let mut out: Vec<Citation> = Vec::new();
+    for c in sentences.iter().flat_map(|s| &s.citations) {
+        if !out.iter().any(|o| o.label == c.label && o.byte_start == c.byte_start) {
+            out.push(c.clone());
+        }
+    }
+    out
+}
