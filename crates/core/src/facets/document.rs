@@ -18,13 +18,6 @@ const FIRST_PAGES: usize = 3;
 /// Characters of those pages that are read.
 const FIRST_CHARS: usize = 12_000;
 
-/// File-name words that name a kind of document or a version, never an organisation.
-pub(super) const KIND_WORDS: &[&str] = &[
-    "10k", "10q", "8k", "20f", "6k", "annual", "quarterly", "report", "earnings", "results", "release", "press", "contract",
-    "agreement", "paper", "handbook", "manual", "guide", "draft", "final", "scan", "document", "doc", "dated", "copy", "new",
-    "old", "v1", "v2", "notes", "minutes", "invoice", "policy", "q1", "q2", "q3", "q4", "fy", "the",
-];
-
 pub struct FacetSource<'a> {
     pub title: &'a str,
     pub path: &'a Path,

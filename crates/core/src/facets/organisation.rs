@@ -7,6 +7,13 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+/// File-name words that name a kind of document or a version, never an organisation.
+const KIND_WORDS: &[&str] = &[
+    "10k", "10q", "8k", "20f", "6k", "annual", "quarterly", "report", "earnings", "results", "release", "press", "contract",
+    "agreement", "paper", "handbook", "manual", "guide", "draft", "final", "scan", "document", "doc", "dated", "copy", "new",
+    "old", "v1", "v2", "notes", "minutes", "invoice", "policy", "q1", "q2", "q3", "q4", "fy", "the",
+];
+
 /// Words that end a legal entity name; stripped to get the name people use.
 const LEGAL_SUFFIXES: &[&str] = &[
     "inc", "incorporated", "corporation", "corp", "company", "co", "plc", "ltd", "limited", "llc", "lp", "l.p", "gmbh",
@@ -183,7 +190,7 @@ pub fn file_name_organisation(stem: &str, text: &str) -> Option<String> {
     let lower = first.to_lowercase();
     if first.len() < 2
         || first.chars().all(|c| c.is_ascii_digit())
-        || super::document::KIND_WORDS.contains(&lower.as_str())
+        || KIND_WORDS.contains(&lower.as_str())
         || super::dates::years(first).len() == 1
     {
         return None;

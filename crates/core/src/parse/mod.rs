@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod epub;
 pub mod html;
 pub mod pdf;
+pub mod contained;
 pub mod pool;
 pub mod text;
 pub mod worker;

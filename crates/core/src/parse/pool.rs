@@ -6,12 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::archive::ZipLimits;
 use super::csv::parse_csv;
-use super::docx::parse_docx;
-use super::epub::parse_epub;
 use super::html::parse_html;
-use super::pdf::{parse_pdf, PdfLimits};
+use super::contained::parse_contained;
+use super::pdf::PdfLimits;
 use super::text::parse_text;
 use super::worker::IsolatedParser;
 use super::{Document, Format, ParseFailure};
@@ -30,17 +28,6 @@ pub struct ParseJob {
     pub path: PathBuf,
     pub format: Format,
     pub size: u64,
-}
-
-/// Parses a file of a format that needs isolation (see [`Format::needs_isolation`]); what
-/// the worker process runs, and what tests run in-process.
-pub fn parse_contained(pdfium_lib: &Path, path: &Path, format: Format, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
-    match format {
-        Format::Pdf => parse_pdf(pdfium_lib, path, limits),
-        Format::Docx => Ok(parse_docx(path, ZipLimits::default())),
-        Format::Epub => Ok(parse_epub(path, ZipLimits::default())),
-        other => Ok(Err(format!("{} files are not parsed in the worker", other.as_str()))),
-    }
 }
 
 impl Parser {

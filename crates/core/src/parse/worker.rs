@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::pdf::PdfLimits;
-use super::pool::parse_contained;
+use super::contained::parse_contained;
 use super::{Document, Format, ParseFailure};
 use crate::viewer::{render_view, PageRender, PageRequest};
 use crate::error::{Error, Result};
