@@ -88,9 +88,6 @@ pub fn evidence_budget(model: Option<&super::generator::ModelInfo>) -> usize {
 }
 
 impl Asker<'_> {
-    pub(crate) fn evidence_tokens(&self) -> usize {
-        self.options.evidence_tokens.unwrap_or_else(|| evidence_budget(self.generator.map(|g| g.info())))
-    }
 
     /// Answers `question`; `previous` is the standalone query of the previous turn, if any.
     pub fn ask(&self, question: &str, previous: Option<&str>, sink: &mut Sink<'_>) -> Result<Answer> {
@@ -229,13 +226,6 @@ impl Asker<'_> {
         Ok(answer)
     }
 
-    pub(crate) fn count_tokens(&self, text: &str) -> usize {
-        match self.generator {
-            Some(g) => g.count_tokens(text).unwrap_or(text.len() / 4),
-            None => text.len() / 4,
-        }
-    }
-
     /// Runs the plan's searches (at most [`MAX_STEPS`]) and merges their hits so that each
     /// sub-query is represented near the top.
     fn gather(&self, tools: &mut Toolbox<'_>, query: &str, the_plan: &Plan, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
@@ -277,82 +267,6 @@ impl Asker<'_> {
             }
         }
         Ok(merged)
-    }
-
-    /// Streams one generation, forwarding tokens to the sink. Returns the raw text, the
-    /// model's figures, the time from `started` to the first token, and whether the sink
-    /// stopped it early.
-    pub(crate) fn generate(
-        &self,
-        generator: &dyn Generator,
-        messages: &[super::generator::ChatMessage],
-        evidence: &EvidenceSet,
-        started: Instant,
-        sink: &mut Sink<'_>,
-    ) -> Result<(String, GenerationStats, Option<f64>, bool)> {
-        let prompt = generator.render(messages)?;
-        let grammar = self.options.constrained.then(|| label_grammar(evidence));
-        let stop = if generator.info().has_chat_template {
-            Vec::new()
-        } else {
-            vec!["\nQuestion:".to_string(), "\nEvidence:".to_string(), "\n\n\n".to_string()]
-        };
-        let request = GenerationRequest { grammar, stop, ..GenerationRequest::new(prompt, self.options.max_answer_tokens) };
-        let stream = generator.stream(request)?;
-        let mut raw = String::new();
-        let mut first_token_ms = None;
-        let mut generated = 0usize;
-        loop {
-            match stream.next_event_timeout(Duration::from_millis(200)) {
-                Err(()) => {
-                    if !sink(AskEvent::Progress { done: 0, total: 0, what: "waiting for the model" }) {
-                        return Err(Error::Interrupted);
-                    }
-                }
-                Ok(Some(GenerationEvent::Token(t))) => {
-                    if first_token_ms.is_none() {
-                        first_token_ms = Some(ms(started));
-                    }
-                    raw.push_str(&t);
-                    generated += 1;
-                    if let Some(at) = repeat::cut_at_repeat(&raw) {
-                        // The model began to loop: keep what came before, stop the model.
-                        raw.truncate(at);
-                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
-                        return Ok((raw, stats, first_token_ms, false));
-                    }
-                    if !sink(AskEvent::Token(&t)) {
-                        // Stopped by the user: what was written so far is still checked and
-                        // shown. Dropping `stream` stops the model.
-                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
-                        return Ok((raw, stats, first_token_ms, true));
-                    }
-                }
-                Ok(Some(GenerationEvent::Done(stats))) => {
-                    // A completion-style model runs on into the next "Question"; cut it there.
-                    for marker in ["\nQuestion", "\nEvidence", "\n\n\n"] {
-                        if let Some(at) = raw.find(marker).filter(|_| !generator.info().has_chat_template) {
-                            raw.truncate(at);
-                        }
-                    }
-                    return Ok((raw, stats, first_token_ms, false));
-                }
-                Ok(Some(GenerationEvent::Failed(message))) => {
-                    return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message })
-                }
-                Ok(None) => {
-                    return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message: "the model thread stopped".into() })
-                }
-            }
-        }
-    }
-
-    pub(crate) fn check(&self, question: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
-        let claims = split_claims(raw);
-        let texts: Vec<String> = claims.iter().map(|c| c.text.clone()).collect();
-        let claim_vectors = if texts.is_empty() { Vec::new() } else { self.engine.embedder().embed(&texts, TextRole::Query)? };
-        let vectors = Vectors { claims: claim_vectors.into_iter().map(Some).collect(), passages: passage_vectors };
-        Ok(attribute::attribute(question, &claims, evidence, &vectors))
     }
 
     fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>) -> Result<()> {
@@ -471,13 +385,19 @@ impl Stages for Asker<'_> {
     }
 
     fn evidence_tokens(&self) -> usize {
-        Asker::evidence_tokens(self)
+        self.options.evidence_tokens.unwrap_or_else(|| evidence_budget(self.generator.map(|g| g.info())))
     }
 
     fn count_tokens(&self, text: &str) -> usize {
-        Asker::count_tokens(self, text)
+        match self.generator {
+            Some(g) => g.count_tokens(text).unwrap_or(text.len() / 4),
+            None => text.len() / 4,
+        }
     }
 
+    /// Streams one generation, forwarding tokens to the sink. Returns the raw text, the
+    /// model's figures, the time from `started` to the first token, and whether the sink
+    /// stopped it early.
     fn generate(
         &self,
         generator: &dyn Generator,
@@ -486,10 +406,68 @@ impl Stages for Asker<'_> {
         started: Instant,
         sink: &mut Sink<'_>,
     ) -> Result<(String, GenerationStats, Option<f64>, bool)> {
-        Asker::generate(self, generator, messages, evidence, started, sink)
+        let prompt = generator.render(messages)?;
+        let grammar = self.options.constrained.then(|| label_grammar(evidence));
+        let stop = if generator.info().has_chat_template {
+            Vec::new()
+        } else {
+            vec!["\nQuestion:".to_string(), "\nEvidence:".to_string(), "\n\n\n".to_string()]
+        };
+        let request = GenerationRequest { grammar, stop, ..GenerationRequest::new(prompt, self.options.max_answer_tokens) };
+        let stream = generator.stream(request)?;
+        let mut raw = String::new();
+        let mut first_token_ms = None;
+        let mut generated = 0usize;
+        loop {
+            match stream.next_event_timeout(Duration::from_millis(200)) {
+                Err(()) => {
+                    if !sink(AskEvent::Progress { done: 0, total: 0, what: "waiting for the model" }) {
+                        return Err(Error::Interrupted);
+                    }
+                }
+                Ok(Some(GenerationEvent::Token(t))) => {
+                    if first_token_ms.is_none() {
+                        first_token_ms = Some(ms(started));
+                    }
+                    raw.push_str(&t);
+                    generated += 1;
+                    if let Some(at) = repeat::cut_at_repeat(&raw) {
+                        // The model began to loop: keep what came before, stop the model.
+                        raw.truncate(at);
+                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
+                        return Ok((raw, stats, first_token_ms, false));
+                    }
+                    if !sink(AskEvent::Token(&t)) {
+                        // Stopped by the user: what was written so far is still checked and
+                        // shown. Dropping `stream` stops the model.
+                        let stats = GenerationStats { generated_tokens: generated, ..GenerationStats::default() };
+                        return Ok((raw, stats, first_token_ms, true));
+                    }
+                }
+                Ok(Some(GenerationEvent::Done(stats))) => {
+                    // A completion-style model runs on into the next "Question"; cut it there.
+                    for marker in ["\nQuestion", "\nEvidence", "\n\n\n"] {
+                        if let Some(at) = raw.find(marker).filter(|_| !generator.info().has_chat_template) {
+                            raw.truncate(at);
+                        }
+                    }
+                    return Ok((raw, stats, first_token_ms, false));
+                }
+                Ok(Some(GenerationEvent::Failed(message))) => {
+                    return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message })
+                }
+                Ok(None) => {
+                    return Err(Error::Generation { path: PathBuf::from(&generator.info().name), message: "the model thread stopped".into() })
+                }
+            }
+        }
     }
 
     fn check(&self, question: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
-        Asker::check(self, question, raw, evidence, passage_vectors)
+        let claims = split_claims(raw);
+        let texts: Vec<String> = claims.iter().map(|c| c.text.clone()).collect();
+        let claim_vectors = if texts.is_empty() { Vec::new() } else { self.engine.embedder().embed(&texts, TextRole::Query)? };
+        let vectors = Vectors { claims: claim_vectors.into_iter().map(Some).collect(), passages: passage_vectors };
+        Ok(attribute::attribute(question, &claims, evidence, &vectors))
     }
 }
