@@ -145,17 +145,11 @@ impl Engine {
         let (lexical, _) = LexicalIndex::open(&config.data_dir.join(crate::index::LEXICAL_DIR), false)?;
         let path = config.data_dir.join(crate::index::VECTOR_FILE);
         let dims = embedder.dimensions();
-        let (_, embedded) = store.chunk_counts()?;
-        let checksum = store.meta(&crate::index::MetaKey::VectorChecksum)?;
-        let model_matches = notices.is_empty();
-        let vectors = match VectorIndex::load_verified(&path, dims, checksum.as_deref(), config.vector)? {
-            Some(v) if model_matches && v.len() as u64 == embedded => v,
-            _ if !model_matches => VectorIndex::empty(&path, dims, config.vector)?,
-            _ => {
-                let mut v = VectorIndex::empty(&path, dims, config.vector)?;
-                store.for_each_vector(|id, vec| v.upsert(id, &vec))?;
-                v
-            }
+        // Vectors of another model would answer nonsense: keyword search only until re-embedded.
+        let vectors = if notices.is_empty() {
+            crate::index::verified_vectors(&store, &path, dims, config.vector)?.0
+        } else {
+            VectorIndex::empty(&path, dims, config.vector)?
         };
         Ok(Engine { config, embedder, access: Access::Reader(Mutex::new(ReadStores { store, lexical, vectors })), notices })
     }

@@ -109,24 +109,12 @@ impl Stores {
 
     fn load_or_rebuild_vectors(&mut self, settings: VectorSettings, save: bool, report: &mut OpenReport) -> Result<()> {
         let path = self.data_dir.join(VECTOR_FILE);
-        let dims = self.vectors.dimensions();
-        let expected = self.store.meta(&MetaKey::VectorChecksum)?;
-        let (_, embedded) = self.store.chunk_counts()?;
-        match VectorIndex::load_verified(&path, dims, expected.as_deref(), settings)? {
-            Some(v) if v.len() as u64 == embedded => {
-                self.vectors = v;
-                return Ok(());
-            }
-            _ if embedded == 0 && !path.exists() => return Ok(()),
-            _ => {}
-        }
-        let mut rebuilt = VectorIndex::empty(&path, dims, settings)?;
-        self.store.for_each_vector(|id, v| rebuilt.upsert(id, &v))?;
-        self.vectors = rebuilt;
-        if save {
+        let (vectors, rebuilt) = verified_vectors(&self.store, &path, self.vectors.dimensions(), settings)?;
+        self.vectors = vectors;
+        if rebuilt && save {
             let sum = self.vectors.save_atomic()?;
             self.store.set_meta(&MetaKey::VectorChecksum, &sum)?;
-            report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {embedded} stored vectors"));
+            report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {} stored vectors", self.vectors.len()));
         }
         Ok(())
     }
@@ -169,4 +157,20 @@ impl Stores {
         self.lexical.add_profile(doc_id, &document_profile(&title_field, &first_page))?;
         self.lexical.add_chunks(doc_id, &chunks)
     }
+}
+
+/// The vector index at `path` when its checksum and size agree with SQLite, else one rebuilt
+/// in memory from SQLite's vectors; the flag says it was rebuilt (nothing to rebuild when
+/// there are no vectors and no file). Readers and the writer both load vectors this way.
+pub fn verified_vectors(store: &Store, path: &Path, dimensions: usize, settings: VectorSettings) -> Result<(VectorIndex, bool)> {
+    let expected = store.meta(&MetaKey::VectorChecksum)?;
+    let (_, embedded) = store.chunk_counts()?;
+    if let Some(v) = VectorIndex::load_verified(path, dimensions, expected.as_deref(), settings)? {
+        if v.len() as u64 == embedded {
+            return Ok((v, false));
+        }
+    }
+    let mut rebuilt = VectorIndex::empty(path, dimensions, settings)?;
+    store.for_each_vector(|id, v| rebuilt.upsert(id, &v))?;
+    Ok((rebuilt, embedded > 0 || path.exists()))
 }
