@@ -18,6 +18,9 @@ export default defineConfig({
     hmr: host ? { protocol: "ws", host, port: 1421 } : undefined,
     watch: { ignored: ["**/src-tauri/**"] },
   },
+  // The dev mock's dependency is reached only through a dynamic import; listing it
+  // spares the first `npm run dev` page load a reload when Vite finds it late.
+  optimizeDeps: { include: ["@tauri-apps/api/mocks"] },
   build: {
     outDir: "dist",
     emptyOutDir: true,
@@ -29,5 +32,6 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["src/**/*.test.ts"],
+    setupFiles: ["src/test-setup.ts"],
   },
 });

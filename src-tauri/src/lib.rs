@@ -1,18 +1,18 @@
-//! The Pagewise desktop app: a thin Tauri shell. Commands (in `commands/`) are a few lines
-//! each over `pagewise-core`; state is in `state.rs`; the web UI lives in `ui/`.
+//! The Pagewise desktop app: a thin Tauri shell. The contract with the page (commands,
+//! events, errors) is in `contract/`; what each command does, a few lines over
+//! `pagewise-core`, in `commands/`; state in `state.rs`; the web UI lives in `ui/`.
 
 pub mod commands;
+pub mod contract;
 pub mod dto;
 pub mod settings;
 pub mod state;
 
-#[cfg(test)]
-mod bindings;
-
 use std::path::PathBuf;
 
-use tauri::{DragDropEvent, Emitter, Manager, Runtime, WindowEvent};
+use tauri::{DragDropEvent, Manager, Runtime, WindowEvent};
 
+use crate::contract::{events, AppError};
 use crate::state::{AppState, StartOptions};
 
 /// The hidden argument that turns this executable into an isolated PDF parser process.
@@ -21,42 +21,7 @@ pub const PARSE_WORKER_ARG: &str = "__parse-worker";
 /// Whether this build can offload models to a GPU.
 pub const GPU_BUILD: bool = cfg!(any(feature = "cuda", feature = "metal"));
 
-pub const STATUS_EVENT: &str = "library-status";
-pub const DROPPED_EVENT: &str = "files-dropped";
-
-/// Registers every command of the app on `builder` (also used by the command tests).
-pub fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
-    use commands::{chat, export, library, settings, viewer};
-    builder.invoke_handler(tauri::generate_handler![
-        library::library_status,
-        library::add_folder_dialog,
-        library::add_paths,
-        library::remove_folder,
-        library::pause_indexing,
-        library::resume_indexing,
-        library::cancel_indexing,
-        library::reindex_all,
-        library::list_documents,
-        chat::ask,
-        chat::stop_answer,
-        chat::suggested_questions,
-        chat::list_conversations,
-        chat::open_conversation,
-        chat::rename_conversation,
-        chat::delete_conversation,
-        export::answer_markdown,
-        export::export_answer,
-        export::report_citation,
-        settings::model_status,
-        settings::get_settings,
-        settings::set_settings,
-        settings::pick_model_file,
-        settings::installed_models,
-        viewer::view_page,
-        viewer::page_image,
-        viewer::open_external,
-    ])
-}
+pub use contract::with_commands;
 
 /// Files dropped on the window from the desktop are added by the shell itself (the page
 /// never sees their paths as input it could forge), then the page is told.
@@ -64,11 +29,11 @@ fn on_drop<R: Runtime>(window: &tauri::Window<R>, paths: Vec<PathBuf>) {
     let state = window.state::<AppState>().inner().clone();
     let window = window.clone();
     std::thread::spawn(move || {
-        let result = state.library().and_then(|l| l.add(paths.clone()).map_err(|e| e.to_string()));
-        let _ = match result {
-            Ok(added) => window.emit(DROPPED_EVENT, added),
-            Err(message) => window.emit("app-error", message),
-        };
+        let result = state.library().and_then(|l| l.add(paths).map_err(AppError::from));
+        match result {
+            Ok(added) => events::FILES_DROPPED.emit(&window, &added),
+            Err(error) => events::APP_ERROR.emit(&window, &error),
+        }
     });
 }
 
@@ -98,7 +63,7 @@ pub fn run(add: Vec<PathBuf>, offer_sample: bool) -> Result<(), String> {
             let state = AppState::start(
                 options,
                 Box::new(move |status| {
-                    let _ = handle.emit(STATUS_EVENT, status);
+                    events::LIBRARY_STATUS.emit(&handle, status);
                 }),
             );
             app.manage(state);

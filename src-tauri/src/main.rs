@@ -11,7 +11,7 @@ fn main() {
             eprintln!("usage: pagewise-app {} PDFIUM_LIBRARY", pagewise_app::PARSE_WORKER_ARG);
             std::process::exit(2);
         };
-        let served = pagewise_core::parse::worker::serve(&PathBuf::from(pdfium), Default::default());
+        let served = pagewise_core::isolation::serve(&PathBuf::from(pdfium), Default::default());
         std::process::exit(if served.is_ok() { 0 } else { 1 });
     }
     let offer_sample = !args.iter().any(|a| a == "--no-sample");

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use pagewise_core::answer::{LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
-use pagewise_core::index::Parser;
-use pagewise_core::parse::worker::IsolatedParser;
+use pagewise_core::isolation::IsolatedWorker;
 use pagewise_core::viewer::{PageRender, PageRequest};
-use pagewise_core::{models, Engine, EngineConfig, PdfParsing};
+use pagewise_core::{models, EngineConfig, PdfParsing, Queries, Writer};
 
+use crate::contract::error::{AppError, ErrorKind};
 use crate::settings::Settings;
 
 /// How the app was started: where things live and what to add at once.
@@ -51,7 +51,7 @@ struct Inner {
     generator: Mutex<GeneratorSlot>,
     answering: Mutex<Option<Arc<AtomicBool>>>,
     /// The worker process that renders PDF pages for the viewer (started on first use).
-    viewer: Mutex<Option<IsolatedParser>>,
+    viewer: Mutex<Option<IsolatedWorker>>,
 }
 
 #[derive(Clone)]
@@ -101,7 +101,7 @@ impl AppState {
 
     fn open_library(&self, options: &StartOptions, listener: StatusListener) -> Result<LibraryService, String> {
         let config = self.engine_config()?;
-        let writer = Engine::open_writer(config).map_err(|e| e.to_string())?;
+        let writer = Writer::open(config).map_err(|e| e.to_string())?;
         let first_start = writer.roots().map_err(|e| e.to_string())?.is_empty();
         let service = LibraryService::start(writer, listener).map_err(|e| e.to_string())?;
         let mut add = options.add.clone();
@@ -140,7 +140,7 @@ impl AppState {
     }
 
     /// The library, waiting for it while it starts.
-    pub fn library(&self) -> Result<Arc<LibraryService>, String> {
+    pub fn library(&self) -> Result<Arc<LibraryService>, AppError> {
         let slot = lock(&self.inner.library);
         let (slot, _) = self
             .inner
@@ -149,8 +149,8 @@ impl AppState {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         match &*slot {
             LibrarySlot::Ready(service) => Ok(Arc::clone(service)),
-            LibrarySlot::Failed(message) => Err(message.clone()),
-            LibrarySlot::Starting => Err("the library is still starting".into()),
+            LibrarySlot::Failed(message) => Err(AppError::new(ErrorKind::LibraryUnavailable, message.clone())),
+            LibrarySlot::Starting => Err(AppError::new(ErrorKind::LibraryUnavailable, "the library is still starting")),
         }
     }
 
@@ -204,20 +204,17 @@ impl AppState {
 
     /// Renders a PDF page (and/or finds a quote on it) in the worker process: PDFium on a
     /// hostile file may crash, and that must cost the picture, not the app.
-    pub fn render_page(&self, path: &Path, request: PageRequest) -> Result<PageRender, String> {
+    pub fn render_page(&self, path: &Path, request: PageRequest) -> Result<PageRender, AppError> {
         let mut slot = lock(&self.inner.viewer);
         if slot.is_none() {
-            match self.engine_config()?.parser() {
-                Parser::Isolated(worker) => *slot = Some(worker),
-                Parser::InProcess { .. } => return Err("no worker process is configured for the viewer".into()),
-            }
+            *slot = Some(self.engine_config().map_err(AppError::failed)?.isolated_worker()?);
         }
-        let worker = slot.as_mut().ok_or("the viewer's worker did not start")?;
-        match worker.view(path, request) {
-            Ok(result) => result,
+        let worker = slot.as_mut().ok_or_else(|| AppError::failed("the viewer's worker did not start"))?;
+        match worker.render(path, request) {
+            Ok(result) => result.map_err(AppError::failed),
             Err(e) => {
                 *slot = None;
-                Err(e.to_string())
+                Err(e.into())
             }
         }
     }

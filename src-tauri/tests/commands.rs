@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use pagewise_app::state::{AppState, StartOptions};
 use pagewise_app::with_commands;
-use pagewise_core::answer::feedback::FeedbackStore;
+use pagewise_core::index::feedback::FeedbackStore;
 use pagewise_core::library::LibraryStatus;
 use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
@@ -181,7 +181,8 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let text_view = call(&webview, "view_page", json!({ "docId": notes["doc_id"], "page": 1, "byteStart": 0, "byteEnd": 8 }));
     assert_eq!(text_view["kind"], "text");
     assert_eq!(text_view["highlight_end"], 8);
-    assert!(invoke(&webview, "view_page", json!({ "docId": 999_999, "page": 1, "byteStart": null, "byteEnd": null })).is_err());
+    let missing = invoke(&webview, "view_page", json!({ "docId": 999_999, "page": 1, "byteStart": null, "byteEnd": null })).err();
+    assert_eq!(missing.as_ref().map(|e| &e["kind"]), Some(&json!("not_found")), "errors cross as a kind: {missing:?}");
     // PDFium crashing while rendering costs that picture, not the app: the next page renders.
     let crashing = call(&webview, "list_documents", json!({}))
         .as_array()
@@ -225,7 +226,10 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert!(call(&webview, "list_conversations", json!({})).as_array().unwrap().is_empty());
 
     // Settings: a missing model file is refused.
-    assert!(invoke(&webview, "set_settings", json!({ "settings": { "chat_model": "/nowhere/x.gguf", "embed_model": null, "gpu_offload": false, "data_dir": "" } })).is_err());
+    let refused = invoke(&webview, "set_settings", json!({ "settings": { "chat_model": "/nowhere/x.gguf", "embed_model": null, "gpu_offload": false, "data_dir": "" } })).err();
+    assert_eq!(refused.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{refused:?}");
+    let empty = invoke(&webview, "ask", json!({ "question": "  ", "conversationId": null, "scope": [], "onEvent": "__CHANNEL__:9" })).err();
+    assert_eq!(empty.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{empty:?}");
     let settings = call(&webview, "get_settings", json!({}));
     assert_eq!(settings["data_dir"], dir.path().join("data").display().to_string());
     let model = call(&webview, "model_status", json!({}));

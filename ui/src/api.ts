@@ -1,120 +1,38 @@
-// Typed wrappers around the Tauri commands and events of the UI contract.
+// Typed wrappers around the shell's commands and events. Every name, argument and
+// result type comes from ./bindings/contract (generated from the Rust shell), so a
+// command the shell renames or drops fails the type check here.
 //
-// In the Tauri webview `window.__TAURI_INTERNALS__` exists and every call goes
-// through `invoke`. In a plain browser during `npm run dev` (no Tauri) a fake
-// backend from ./mock.ts is used instead; the dynamic import is guarded by
-// `import.meta.env.DEV`, so production builds do not contain the mock.
+// Calls always go through Tauri's `invoke`/`listen`. In a plain browser during
+// `npm run dev`, main.ts installs the fake backend (./dev-backend) underneath
+// them with Tauri's own mockIPC, so this module never knows about the mock.
 
-import { Channel, invoke as tauriInvoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen as tauriListen } from "@tauri-apps/api/event";
-import type {
-  Answer,
-  AskStreamEvent,
-  ConversationSummary,
-  DocumentInfo,
-  ExportFormat,
-  InstalledModel,
-  LibraryStatus,
-  ModelKind,
-  ModelStatus,
-  PageView,
-  Settings,
-  Timings,
-  Turn,
-} from "./types";
+import type { Command, Commands, EventName, Events } from "./bindings/contract";
+import { toCommandError } from "./errors";
+import type { Answer, AppError, AskStreamEvent, ExportFormat, LibraryStatus, ModelKind, Settings, Timings, Turn } from "./types";
+
+export { CommandError, errorKind, errorText, isStopped, toCommandError } from "./errors";
 
 export type Unlisten = () => void;
 
-/** What the rest of the UI needs from a backend (Tauri or the dev mock). */
-export interface Transport {
-  invoke<T>(cmd: string, args?: Record<string, unknown>): Promise<T>;
-  listen<T>(event: string, handler: (payload: T) => void): Promise<Unlisten>;
-  /** Something that can be passed as a Channel argument to `invoke`. */
-  channel<T>(onMessage: (msg: T) => void): unknown;
-}
+type Args<K extends Command> = Commands[K]["args"];
+type Result<K extends Command> = Commands[K]["result"];
+/** Arguments may be left out only for commands that take none. */
+type CallArgs<K extends Command> = [Args<K>] extends [Record<string, never>] ? [args?: Args<K>] : [args: Args<K>];
 
-const tauriTransport: Transport = {
-  invoke: (cmd, args) => tauriInvoke(cmd, args),
-  listen: (event, handler) => tauriListen(event, (e) => handler(e.payload as never)),
-  channel: (onMessage) => new Channel(onMessage),
-};
-
-let transportPromise: Promise<Transport> | null = null;
-
-export function isTauri(): boolean {
-  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
-}
-
-function transport(): Promise<Transport> {
-  if (!transportPromise) {
-    if (import.meta.env.DEV && !isTauri()) {
-      transportPromise = import("./mock").then((m) => m.createMockTransport());
-    } else {
-      transportPromise = Promise.resolve(tauriTransport);
-    }
-  }
-  return transportPromise;
-}
-
-/** True when running against the dev mock backend. */
-export async function usingMock(): Promise<boolean> {
-  return (await transport()) !== tauriTransport;
-}
-
-/** What each command resolves with (the mock backend is checked against this too). */
-export interface CommandResults {
-  library_status: LibraryStatus;
-  add_folder_dialog: string[];
-  add_paths: string[];
-  remove_folder: void;
-  pause_indexing: void;
-  resume_indexing: void;
-  cancel_indexing: void;
-  reindex_all: void;
-  list_documents: DocumentInfo[];
-  ask: Answer;
-  stop_answer: void;
-  suggested_questions: string[];
-  list_conversations: ConversationSummary[];
-  open_conversation: Turn[];
-  rename_conversation: void;
-  delete_conversation: void;
-  answer_markdown: string;
-  /** the saved path, null when the save dialog was cancelled */
-  export_answer: string | null;
-  /** the feedback id */
-  report_citation: number;
-  model_status: ModelStatus;
-  get_settings: Settings;
-  set_settings: void;
-  pick_model_file: string | null;
-  installed_models: InstalledModel[];
-  view_page: PageView;
-  /** PNG bytes (ArrayBuffer, typed array or number[]) */
-  page_image: unknown;
-  open_external: void;
-}
-export type Command = keyof CommandResults;
-
-async function call<K extends Command>(cmd: K, args?: Record<string, unknown>): Promise<CommandResults[K]> {
-  const t = await transport();
+/** Invokes a command; rejects with a CommandError (see ./errors). */
+export async function call<K extends Command>(cmd: K, ...args: CallArgs<K>): Promise<Result<K>> {
   try {
-    return await t.invoke<CommandResults[K]>(cmd, args);
+    return await invoke<Result<K>>(cmd, (args[0] ?? {}) as Record<string, unknown>);
   } catch (e) {
-    // The contract says errors reject with a string; normalise anything else.
-    throw new Error(errorText(e));
+    throw toCommandError(e);
   }
 }
 
-export function errorText(e: unknown): string {
-  if (typeof e === "string") return e;
-  if (e instanceof Error) return e.message;
-  if (e && typeof e === "object" && "message" in e) return String((e as { message: unknown }).message);
-  try {
-    return JSON.stringify(e);
-  } catch {
-    return String(e);
-  }
+/** Subscribes to a shell event with its payload typed by the contract. */
+export function listen<E extends EventName>(event: E, handler: (payload: Events[E]) => void): Promise<Unlisten> {
+  return tauriListen<Events[E]>(event, (e) => handler(e.payload));
 }
 
 // ---------------------------------------------------------------- library
@@ -133,18 +51,10 @@ export const listDocuments = () => call("list_documents");
 
 // ---------------------------------------------------------------- asking
 
-/** What `ask` rejects with when it was stopped before any token arrived. */
-export const STOPPED = "stopped";
-
-/** True for the rejection of an answer stopped before anything was written. */
-export function isStopped(e: unknown): boolean {
-  return errorText(e).trim() === STOPPED;
-}
-
 /**
  * Asks a question. Stopping (`stopAnswer`) after tokens arrived resolves with a
  * checked partial answer (stored as a turn, `note` says it was stopped); stopping
- * earlier rejects with "stopped" (see `isStopped`).
+ * earlier rejects with kind "stopped" (see `isStopped`).
  */
 export async function ask(
   question: string,
@@ -152,10 +62,10 @@ export async function ask(
   scope: string[],
   onEvent: (ev: AskStreamEvent) => void,
 ): Promise<Answer> {
-  const t = await transport();
-  const channel = t.channel<AskStreamEvent>(onEvent);
-  const a = await call("ask", { question, conversationId, scope, onEvent: channel });
-  return normalizeAnswer(a) ?? Promise.reject(new Error("The answer could not be read"));
+  const a = await call("ask", { question, conversationId, scope, onEvent: new Channel<AskStreamEvent>(onEvent) });
+  const answer = normalizeAnswer(a);
+  if (!answer) throw toCommandError("The answer could not be read");
+  return answer;
 }
 
 const EMPTY_TIMINGS: Timings = {
@@ -184,7 +94,7 @@ export function normalizeAnswer(a: Answer | null | undefined): Answer | null {
     citations: Array.isArray(a.citations) ? a.citations : [],
     abstained: !!a.abstained,
     sentences: Array.isArray(a.sentences) ? a.sentences.map((s) => ({ ...s, citations: s.citations ?? [] })) : [],
-    steps: Array.isArray(a.steps) ? a.steps.map((st, i) => ({ ...st, index: typeof st.index === "number" ? st.index : i })) : [],
+    steps: Array.isArray(a.steps) ? a.steps.map((st, i) => ({ ...st, index: typeof st.index === "number" ? st.index : i + 1 })) : [],
     sources: Array.isArray(a.sources) ? a.sources.map((p) => ({ ...p, passages: p.passages ?? [] })) : [],
     model: a.model ?? null,
     note: a.note ?? null,
@@ -245,15 +155,16 @@ export const installedModels = () => call("installed_models");
 export const viewPage = (docId: number, page: number, byteStart: number | null, byteEnd: number | null) =>
   call("view_page", { docId, page, byteStart, byteEnd });
 
-/** PNG bytes of a rendered page. Accepts ArrayBuffer, typed arrays or number[]. */
+/** PNG bytes of a rendered page. The contract says ArrayBuffer; depending on the
+ *  transport it arrives as an ArrayBuffer, a typed array or number[]. */
 export async function pageImage(docId: number, page: number, widthPx: number): Promise<Blob> {
-  const raw = await call("page_image", { docId, page, widthPx: Math.round(widthPx) });
+  const raw: unknown = await call("page_image", { docId, page, widthPx: Math.round(widthPx) });
   let bytes: BlobPart;
   if (raw instanceof ArrayBuffer) bytes = raw;
   else if (ArrayBuffer.isView(raw)) bytes = raw as Uint8Array<ArrayBuffer>;
   else if (Array.isArray(raw)) bytes = Uint8Array.from(raw as number[]);
   else if (raw instanceof Blob) return raw;
-  else throw new Error("page_image returned an unexpected value");
+  else throw toCommandError("page_image returned an unexpected value");
   return new Blob([bytes], { type: "image/png" });
 }
 
@@ -261,12 +172,11 @@ export const openExternal = (docId: number) => call("open_external", { docId });
 
 // ---------------------------------------------------------------- events
 
-export async function onLibraryStatus(handler: (s: LibraryStatus) => void): Promise<Unlisten> {
-  return (await transport()).listen<LibraryStatus>("library-status", handler);
-}
-export async function onFilesDropped(handler: (paths: string[]) => void): Promise<Unlisten> {
-  return (await transport()).listen<string[]>("files-dropped", handler);
-}
-export async function onNewChat(handler: () => void): Promise<Unlisten> {
-  return (await transport()).listen<unknown>("new-chat", () => handler());
-}
+export const onLibraryStatus = (handler: (s: LibraryStatus) => void) => listen("library-status", handler);
+export const onFilesDropped = (handler: (paths: string[]) => void) => listen("files-dropped", handler);
+/** Failures of work the shell does on its own (adding dropped files), not of a command. */
+export const onAppError = (handler: (e: AppError) => void) =>
+  listen("app-error", (payload) => {
+    const { kind, message } = toCommandError(payload);
+    handler({ kind, message });
+  });

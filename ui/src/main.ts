@@ -1,5 +1,6 @@
 // Entry point: builds the layout, loads initial state, wires backend events
-// and global keyboard shortcuts.
+// and global keyboard shortcuts. In a plain browser during `npm run dev` it first
+// installs the mock backend under Tauri's IPC (see ./dev-backend).
 
 import "./styles.css";
 import * as api from "./api";
@@ -54,7 +55,7 @@ function openSource(p: EvidencePage): void {
   });
 }
 
-function build(): void {
+function build(mock: boolean): void {
   const app = document.getElementById("app")!;
   const sources = createSourcesPanel(openSource);
   const chat = createChat({ openCitation, openSource, openSettings, sourcesToggle: sources.toggle });
@@ -125,7 +126,7 @@ function build(): void {
     overlay.hidden = true;
     if (!hasFiles(e)) return;
     e.preventDefault();
-    if (!api.isTauri()) {
+    if (mock) {
       const n = e.dataTransfer?.files.length ?? 0;
       toast(`Adding ${n} ${n === 1 ? "item" : "items"}`, "info");
     }
@@ -139,9 +140,8 @@ function build(): void {
       void refreshLibrary();
     })
     .catch((e) => toastError(e));
-  void api.onNewChat(() => {
-    if (!hasLayers()) chat.newChat();
-  }).catch((e) => toastError(e));
+  // failures of what the shell does on its own, such as adding dropped files
+  void api.onAppError((e) => toast(e.message, "error")).catch((e) => toastError(e));
 
   void refreshLibrary();
   api
@@ -149,11 +149,10 @@ function build(): void {
     .then(setModelStatus)
     .catch((e) => toastError(e, "Could not read model status"));
 
-  void api.usingMock().then((mock) => {
-    if (!mock || !import.meta.env.DEV) return;
+  if (mock) {
     document.body.classList.add("mock-backend");
     void debugHooks(chat.ask);
-  });
+  }
 
   chat.focusInput();
 }
@@ -182,4 +181,11 @@ async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
   }
 }
 
-build();
+async function start(): Promise<void> {
+  // `import.meta.env.DEV` first, so production builds drop the import (and the mock)
+  const mock = import.meta.env.DEV && !("__TAURI_INTERNALS__" in window);
+  if (mock) (await import("./dev-backend")).installMockBackend();
+  build(mock);
+}
+
+void start();

@@ -6,11 +6,13 @@
 
 export type { Answer } from "./bindings/Answer";
 export type { AnswerMode } from "./bindings/AnswerMode";
+export type { AppError } from "./bindings/AppError";
 export type { AskStreamEvent } from "./bindings/AskStreamEvent";
 export type { AttributionCounts } from "./bindings/AttributionCounts";
 export type { Citation } from "./bindings/Citation";
 export type { ConversationSummary } from "./bindings/ConversationSummary";
 export type { DocumentInfo } from "./bindings/DocumentInfo";
+export type { ErrorKind } from "./bindings/ErrorKind";
 export type { EvidencePage } from "./bindings/EvidencePage";
 export type { EvidencePassage } from "./bindings/EvidencePassage";
 export type { ExportFormat } from "./bindings/ExportFormat";

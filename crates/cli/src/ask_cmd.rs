@@ -7,8 +7,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::answer::session::ask_in_conversation;
-use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Conversations, Generator, LlamaGenerator, LlamaSettings};
-use pagewise_core::{models, Engine};
+use pagewise_core::index::Conversations;
+use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator, LlamaGenerator, LlamaSettings};
+use pagewise_core::{models, Reader};
 
 use crate::Context_;
 
@@ -81,7 +82,7 @@ pub fn options_from(args: &AskArgs) -> AskOptions {
 }
 
 pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
-    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
     }

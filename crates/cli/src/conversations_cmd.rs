@@ -2,13 +2,14 @@
 //! operations the app offers, over the same `conversations.sqlite`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
-use pagewise_core::answer::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
-use pagewise_core::answer::Conversations;
-use pagewise_core::index::store::{Store, SCHEMA_VERSION};
+use pagewise_core::index::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
+use pagewise_core::index::Conversations;
+use pagewise_core::{Queries, Reader};
 
 use crate::Context_;
 
@@ -87,11 +88,10 @@ pub fn export(ctx: &Context_, conversation: i64, turn: usize, format: ExportForm
     let text = match format {
         ExportFormat::Markdown => to_markdown(&record),
         ExportFormat::Csv => {
-            let store = Store::open_reader(&ctx.data_dir.join("pagewise.sqlite"))?;
-            let model = store.meta(&pagewise_core::index::MetaKey::EmbedModel)?.unwrap_or_default();
-            let files = store.files()?;
-            let hash_of = |p: &std::path::Path| files.iter().find(|f| f.path == p).map(|f| f.content_hash.clone());
-            provenance_csv(&record, &format!("schema {SCHEMA_VERSION} · {model}"), &hash_of)
+            let reader = Reader::open(ctx.config(Duration::from_secs(60))?)?;
+            let hashes = reader.content_hashes()?;
+            let hash_of = |p: &std::path::Path| hashes.get(p).cloned();
+            provenance_csv(&record, &reader.index_version()?, &hash_of)
         }
     };
     match out {

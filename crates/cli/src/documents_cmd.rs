@@ -4,12 +4,12 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use pagewise_core::Engine;
+use pagewise_core::{Queries, Reader};
 
 use crate::Context_;
 
 pub fn run(ctx: &Context_, json: bool) -> Result<i32> {
-    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let documents = engine.documents()?;
     if json {
         println!("{}", serde_json::to_string(&documents)?);

@@ -7,7 +7,7 @@ use clap::Args;
 use pagewise_core::answer::attribute::SentenceStatus;
 use pagewise_core::answer::{AnswerMode, AskOptions, Asker, Generator};
 use pagewise_core::eval::{answer_cites_gold, load_questions, Question};
-use pagewise_core::{grade, Engine};
+use pagewise_core::{grade, Queries, Reader};
 use serde_json::json;
 
 use crate::ask_cmd::load_generator;
@@ -85,7 +85,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
-    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let generator = if args.extractive { None } else { Some(load_generator(ctx, args.model.as_deref(), args.threads, None)?) };
     let options = AskOptions {
         evidence_tokens: args.evidence_tokens,
@@ -190,7 +190,7 @@ fn model_supported_text(answer: &pagewise_core::answer::Answer) -> String {
 
 fn score(
     t: &mut Tally,
-    engine: &Engine,
+    engine: &Reader,
     q: &Question,
     answer: &pagewise_core::answer::Answer,
     page: bool,
@@ -231,7 +231,7 @@ fn score(
     for c in &answer.citations {
         t.citations += 1;
         let in_sources = answer.sources.iter().any(|s| s.label == c.label && s.page == c.page && s.doc_path == c.doc_path);
-        let page_exists = engine.with_store(|s| Ok(s.chunk_ids_on_page(c.doc_id, c.page)?.len()))? > 0;
+        let page_exists = !engine.page_passages(c.doc_id, c.page)?.is_empty();
         t.citations_valid += usize::from(in_sources && page_exists);
     }
     Ok(())

@@ -4,7 +4,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use pagewise_core::eval::{evaluate, load_questions, ModeScores, Question};
-use pagewise_core::{Engine, Fusion, SearchMode, SearchParams};
+use pagewise_core::{Fusion, Reader, SearchMode, SearchParams};
 
 use crate::Context_;
 
@@ -53,7 +53,7 @@ pub struct EvalArgs {
 }
 
 pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
-    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
     }
@@ -120,7 +120,7 @@ fn print_row(name: &str, m: &ModeScores) {
 
 /// Hybrid search with every stage, then without each one, then with none: what each stage
 /// adds on this library.
-fn stages(engine: &Engine, questions: &[Question], k: usize, base: &SearchParams, json: bool) -> Result<i32> {
+fn stages(engine: &Reader, questions: &[Question], k: usize, base: &SearchParams, json: bool) -> Result<i32> {
     let configs: Vec<(&str, SearchParams)> = vec![
         ("all stages", base.clone()),
         ("no reranking", SearchParams { rerank: false, ..base.clone() }),

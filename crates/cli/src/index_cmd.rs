@@ -8,7 +8,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use pagewise_core::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
-use pagewise_core::Engine;
+use pagewise_core::Writer;
 
 use crate::Context_;
 
@@ -156,7 +156,7 @@ pub fn run(ctx: &Context_, args: IndexArgs) -> Result<i32> {
             eprintln!("\nstopping after the current step (Ctrl-C again to quit at once)…");
         })?;
     }
-    let engine = Engine::open_writer(ctx.config(Duration::from_secs(args.parse_timeout))?)?;
+    let engine = Writer::open(ctx.config(Duration::from_secs(args.parse_timeout))?)?;
     let reporter = Reporter::new(!args.json && std::io::stderr().is_terminal());
     for n in engine.notices() {
         reporter.report(&Progress::Notice { message: n.clone() });

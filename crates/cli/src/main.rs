@@ -156,7 +156,7 @@ fn main() {
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
         Command::Verify { json } => verify(&ctx, json),
-        Command::ParseWorker { pdfium_lib } => pagewise_core::parse::worker::serve(&pdfium_lib, Default::default())
+        Command::ParseWorker { pdfium_lib } => pagewise_core::isolation::serve(&pdfium_lib, Default::default())
             .map(|_| 0)
             .map_err(anyhow::Error::from),
     };
@@ -170,11 +170,11 @@ fn main() {
 }
 
 fn verify(ctx: &Context_, json: bool) -> Result<i32> {
-    let engine = pagewise_core::Engine::open_writer(ctx.config(Duration::from_secs(60))?)?;
+    let engine = pagewise_core::Writer::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
     }
-    let c = engine.verify()?;
+    let c = pagewise_core::Queries::verify(&engine)?;
     if json {
         println!("{}", serde_json::to_string(&c)?);
     } else {

@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use pagewise_core::{Engine, SearchMode, SearchParams};
+use pagewise_core::{Queries, Reader, SearchMode, SearchParams};
 
 use crate::Context_;
 
@@ -41,7 +41,7 @@ impl From<ModeArg> for SearchMode {
 }
 
 pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
-    let engine = Engine::open_reader(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
     }

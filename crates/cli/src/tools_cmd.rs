@@ -10,7 +10,7 @@ use clap::Args;
 use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
 use std::sync::atomic::AtomicBool;
 
-use pagewise_core::parse::pool::{parse_many, ParseJob, Parser};
+use pagewise_core::isolation::{parse_many, ParseJob, Parser};
 use pagewise_core::parse::{Document, Format};
 
 use crate::Context_;

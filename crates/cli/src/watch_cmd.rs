@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use pagewise_core::library::{health, FolderState, LibraryService, LibraryStatus};
-use pagewise_core::Engine;
+use pagewise_core::{Queries, Writer};
 
 use crate::Context_;
 
@@ -53,7 +53,7 @@ fn print_changes(status: &LibraryStatus, printed: &mut Printed) {
 }
 
 pub fn watch(ctx: &Context_, args: WatchArgs) -> Result<i32> {
-    let engine = Engine::open_writer(ctx.config(Duration::from_secs(60))?)?;
+    let engine = Writer::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
     }
@@ -119,8 +119,8 @@ pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
 /// `pagewise history FILE`: the versions of one document the index has seen.
 pub fn history(ctx: &Context_, file: &std::path::Path, json: bool) -> Result<i32> {
     let path = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-    let store = pagewise_core::index::Store::open_reader(&ctx.data_dir.join("pagewise.sqlite"))?;
-    let Some((doc, versions)) = store.history(&path)? else {
+    let reader = pagewise_core::Reader::open(ctx.config(Duration::from_secs(60))?)?;
+    let Some((doc, versions)) = reader.history(&path)? else {
         anyhow::bail!("{} is not in the index", path.display());
     };
     if json {

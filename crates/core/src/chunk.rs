@@ -261,15 +261,20 @@ fn trimmed_span(text: &str, start: usize, end: usize) -> Option<(usize, usize)> 
     (s < e && text[s..e].chars().any(char::is_alphanumeric)).then_some((s, e))
 }
 
+/// A passage's identity by content: equal text, equal digest, whichever file or page it is
+/// in (vectors are reused by it when content moves).
+pub fn digest(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex()[..16].to_string()
+}
+
 fn make_chunk(page: u32, start: usize, end: usize, path: &[String], body: &str, tokens: usize) -> Chunk {
-    let digest = blake3::hash(body.as_bytes()).to_hex()[..16].to_string();
     Chunk {
         page,
         byte_start: start,
         byte_end: end,
         heading_path: path.to_vec(),
         text: body.to_string(),
-        digest,
+        digest: digest(body),
         token_count: tokens,
     }
 }

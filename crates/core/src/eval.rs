@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Engine;
+use crate::engine::{Queries, Reader};
 use crate::error::{Error, Result};
 use crate::retrieve::{SearchMode, SearchParams};
 
@@ -110,7 +110,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// Runs each question in each mode and scores page-level recall@1/5/10 and MRR@10.
-pub fn evaluate(engine: &Engine, questions: &[Question], k: usize, modes: &[SearchMode], base: &SearchParams) -> Result<EvalReport> {
+pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[SearchMode], base: &SearchParams) -> Result<EvalReport> {
     let mut scores = Vec::new();
     let mut per_question = Vec::new();
     // Latency is measured with the model loaded and warm, as in a running app: the first
@@ -222,7 +222,7 @@ pub struct PageRow {
 /// The fused candidates of each question (hybrid search, `depth` chunks) with their keyword
 /// and vector ranks and whether their page is a gold page: the raw material for fitting a
 /// reranker outside the app and checking it with cross-validation.
-pub fn dump_candidates(engine: &Engine, questions: &[Question], depth: usize, base: &SearchParams) -> Result<Vec<CandidateDump>> {
+pub fn dump_candidates(engine: &Reader, questions: &[Question], depth: usize, base: &SearchParams) -> Result<Vec<CandidateDump>> {
     let mut out = Vec::with_capacity(questions.len());
     for q in questions {
         let params = SearchParams { k: depth, mode: SearchMode::Hybrid, ..base.clone() };

@@ -3,11 +3,11 @@
 //!
 //! ```no_run
 //! use std::sync::atomic::AtomicBool;
-//! use pagewise_core::{models, Engine, EngineConfig, SearchParams, progress::Silent};
+//! use pagewise_core::{models, EngineConfig, Queries, SearchParams, Writer, progress::Silent};
 //!
 //! let data = std::path::PathBuf::from("/tmp/pagewise-data");
 //! let config = EngineConfig::new(data.clone(), models::locate(Some(&data), None)?);
-//! let engine = Engine::open_writer(config)?;
+//! let engine = Writer::open(config)?;
 //! engine.index_paths(&["assets/sample".into()], true, &Silent, &AtomicBool::new(false))?;
 //! for hit in engine.search("battery pilot", &SearchParams::default())?.hits {
 //!     println!("{} p.{}: {}", hit.doc_title, hit.page, hit.text);
@@ -25,16 +25,18 @@ pub mod facets;
 pub mod grade;
 pub mod index;
 pub mod ingest;
+pub mod isolation;
 pub mod library;
 pub mod model_catalog;
 pub mod models;
 pub mod parse;
+mod pdfium;
 pub mod progress;
 pub mod retrieve;
 pub mod text;
 pub mod viewer;
 
-pub use engine::{default_data_dir, Consistency, Engine, EngineConfig, PdfParsing};
+pub use engine::{default_data_dir, Consistency, EngineConfig, PdfParsing, Queries, Reader, Writer};
 pub use error::{Error, Result};
 pub use retrieve::{Fusion, Hit, SearchMode, SearchParams, SearchResults};
 

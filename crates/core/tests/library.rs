@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pagewise_core::library::{FolderState, LibraryService, LibraryStatus};
-use pagewise_core::{models, Engine, EngineConfig, SearchMode, SearchParams};
+use pagewise_core::{models, EngineConfig, Queries, SearchMode, SearchParams, Writer};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
@@ -32,7 +32,7 @@ fn start(data: &Path) -> (LibraryService, Arc<Mutex<Vec<LibraryStatus>>>) {
     let heard: Arc<Mutex<Vec<LibraryStatus>>> = Arc::default();
     let sink = Arc::clone(&heard);
     let service = LibraryService::start(
-        Engine::open_writer(config(data)).unwrap(),
+        Writer::open(config(data)).unwrap(),
         Box::new(move |s| sink.lock().unwrap().push(s.clone())),
     )
     .unwrap();

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use pagewise_core::answer::ask::{AskOptions, Asker};
 use pagewise_core::progress::Silent;
-use pagewise_core::{models, Engine, EngineConfig};
+use pagewise_core::{models, EngineConfig, Queries, Reader, Writer};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
@@ -19,8 +19,9 @@ fn a_plain_question_is_embedded_once() {
     std::env::set_var("PAGEWISE_MODELS_DIR", repo().join("models"));
     let data = tempfile::tempdir().unwrap();
     let config = EngineConfig::new(data.path().to_path_buf(), models::locate(None, None).expect("models: run models/fetch.sh"));
-    let engine = Engine::open_writer(config).unwrap();
-    engine.index_paths(&[repo().join("assets/sample")], true, &Silent, &AtomicBool::new(false)).unwrap();
+    let writer = Writer::open(config.clone()).unwrap();
+    writer.index_paths(&[repo().join("assets/sample")], true, &Silent, &AtomicBool::new(false)).unwrap();
+    let engine = Reader::open_sharing(config, writer.embedder_handle()).unwrap();
 
     let asker = Asker { engine: &engine, generator: None, options: AskOptions::default() };
     let before = engine.embedder().queries_embedded();

@@ -11,7 +11,7 @@ use pagewise_core::chunk::{chunk_document, ChunkParams, TokenCounter};
 use pagewise_core::embed::BertEmbedder;
 use pagewise_core::parse::pdf::{parse_pdf, PdfLimits};
 use pagewise_core::progress::Silent;
-use pagewise_core::{models, Engine, EngineConfig, SearchParams};
+use pagewise_core::{models, EngineConfig, Queries, SearchParams, Writer};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
@@ -22,7 +22,7 @@ fn config(data: &Path) -> EngineConfig {
     EngineConfig::new(data.to_path_buf(), models::locate(None, None).expect("models: run models/fetch.sh"))
 }
 
-fn index(engine: &Engine, path: &Path) -> pagewise_core::progress::IndexReport {
+fn index(engine: &Writer, path: &Path) -> pagewise_core::progress::IndexReport {
     engine.index_paths(&[path.to_path_buf()], true, &Silent, &AtomicBool::new(false)).unwrap()
 }
 
@@ -57,14 +57,14 @@ fn real_pdf_parses_identically_and_chunks_within_limits() {
 fn schema_and_model_changes_rebuild_and_say_so() {
     let data = tempfile::tempdir().unwrap();
     let docs = repo().join("tests/fixtures/known-answers.pdf");
-    let first = index(&Engine::open_writer(config(data.path())).unwrap(), &docs);
+    let first = index(&Writer::open(config(data.path())).unwrap(), &docs);
     assert_eq!(first.indexed.len(), 1);
 
     let db = data.path().join("pagewise.sqlite");
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute("UPDATE meta SET value='some-other-model@123' WHERE key='embed_model'", []).unwrap();
     drop(conn);
-    let engine = Engine::open_writer(config(data.path())).unwrap();
+    let engine = Writer::open(config(data.path())).unwrap();
     assert!(engine.notices().iter().any(|n| n.contains("embedding model changed")), "{:?}", engine.notices());
     let again = index(&engine, &docs);
     assert_eq!(again.indexed.len(), 0, "no re-parse for a model change");
@@ -74,7 +74,7 @@ fn schema_and_model_changes_rebuild_and_say_so() {
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute("UPDATE meta SET value='0' WHERE key='schema_version'", []).unwrap();
     drop(conn);
-    let engine = Engine::open_writer(config(data.path())).unwrap();
+    let engine = Writer::open(config(data.path())).unwrap();
     assert!(engine.notices().iter().any(|n| n.contains("rebuilding")), "{:?}", engine.notices());
     let rebuilt = index(&engine, &docs);
     assert_eq!(rebuilt.indexed.len(), 1);
@@ -85,13 +85,13 @@ fn schema_and_model_changes_rebuild_and_say_so() {
 fn a_damaged_vector_file_is_rebuilt_from_sqlite() {
     let data = tempfile::tempdir().unwrap();
     let docs = repo().join("tests/fixtures/known-answers.pdf");
-    index(&Engine::open_writer(config(data.path())).unwrap(), &docs);
+    index(&Writer::open(config(data.path())).unwrap(), &docs);
     let vectors = data.path().join("vectors.usearch");
     let mut bytes = std::fs::read(&vectors).unwrap();
     let n = bytes.len();
     bytes[n / 2] ^= 0xff;
     std::fs::write(&vectors, bytes).unwrap();
-    let engine = Engine::open_writer(config(data.path())).unwrap();
+    let engine = Writer::open(config(data.path())).unwrap();
     assert!(engine.notices().iter().any(|n| n.contains("vector index")), "{:?}", engine.notices());
     assert!(engine.verify().unwrap().is_consistent());
     let hits = engine

@@ -1,16 +1,15 @@
 use std::path::PathBuf;
 
 use pagewise_core::model_catalog::{installed_chat_models, InstalledModel};
-use tauri::{AppHandle, Runtime, State};
+use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 
-use super::{blocking, CmdResult};
+use crate::contract::{AppError, CmdResult, Ctx};
 use crate::dto::{ModelKind, ModelStatus};
 use crate::settings::Settings;
-use crate::state::AppState;
 
-#[tauri::command]
-pub fn model_status(state: State<'_, AppState>) -> ModelStatus {
+pub fn model_status(ctx: &Ctx<impl Runtime>) -> CmdResult<ModelStatus> {
+    let state = &ctx.state;
     let settings = state.settings();
     let (chat_model, chat_model_problem) = match state.chat_model_path() {
         Ok(path) => (Some(path), None),
@@ -24,54 +23,46 @@ pub fn model_status(state: State<'_, AppState>) -> ModelStatus {
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| pagewise_core::models::DEFAULT_EMBEDDER_DIR.to_string());
-    ModelStatus { chat_model, chat_model_problem, embedder, gpu_supported: crate::GPU_BUILD, gpu_offload: settings.gpu_offload && crate::GPU_BUILD }
+    Ok(ModelStatus { chat_model, chat_model_problem, embedder, gpu_supported: crate::GPU_BUILD, gpu_offload: settings.gpu_offload && crate::GPU_BUILD })
 }
 
 /// The chat models found on this machine (and the one chosen in Settings), with their size
 /// and the speed measured from real answers here.
-#[tauri::command]
-pub async fn installed_models(state: State<'_, AppState>) -> CmdResult<Vec<InstalledModel>> {
-    let state = state.inner().clone();
-    blocking(move || {
-        let chosen: Vec<PathBuf> = state.chat_model_path().ok().into_iter().collect();
-        Ok(installed_chat_models(state.data_dir(), &chosen))
-    })
-    .await
+pub fn installed_models(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<InstalledModel>> {
+    let chosen: Vec<PathBuf> = ctx.state.chat_model_path().ok().into_iter().collect();
+    Ok(installed_chat_models(ctx.state.data_dir(), &chosen))
 }
 
-#[tauri::command]
-pub fn get_settings(state: State<'_, AppState>) -> Settings {
-    let mut settings = state.settings();
-    settings.data_dir = state.data_dir().display().to_string();
-    settings
+pub fn get_settings(ctx: &Ctx<impl Runtime>) -> CmdResult<Settings> {
+    let mut settings = ctx.state.settings();
+    settings.data_dir = ctx.state.data_dir().display().to_string();
+    Ok(settings)
 }
 
 /// Saves the settings. A new chat model or GPU choice applies to the next answer; a new
 /// embedding model or data location applies at the next start.
-#[tauri::command]
-pub fn set_settings(state: State<'_, AppState>, settings: Settings) -> CmdResult<()> {
+pub fn set_settings(ctx: &Ctx<impl Runtime>, settings: Settings) -> CmdResult<()> {
     if let Some(model) = &settings.chat_model {
         if !model.is_file() {
-            return Err(format!("{}: no such file", model.display()));
+            return Err(AppError::invalid(format!("{}: no such file", model.display())));
         }
     }
     if let Some(dir) = &settings.embed_model {
         if !dir.join("config.json").is_file() {
-            return Err(format!("{}: not a model folder (config.json, tokenizer.json and model.safetensors)", dir.display()));
+            return Err(AppError::invalid(format!(
+                "{}: not a model folder (config.json, tokenizer.json and model.safetensors)",
+                dir.display()
+            )));
         }
     }
-    state.save_settings(settings)
+    ctx.state.save_settings(settings).map_err(AppError::failed)
 }
 
-#[tauri::command]
-pub async fn pick_model_file<R: Runtime>(app: AppHandle<R>, kind: ModelKind) -> CmdResult<Option<PathBuf>> {
-    blocking(move || {
-        let dialog = app.dialog().file();
-        let picked = match kind {
-            ModelKind::Chat => dialog.set_title("Choose a GGUF chat model").add_filter("GGUF model", &["gguf"]).blocking_pick_file(),
-            ModelKind::Embedder => dialog.set_title("Choose an embedding model folder").blocking_pick_folder(),
-        };
-        Ok(picked.and_then(|p| p.into_path().ok()))
-    })
-    .await
+pub fn pick_model_file(ctx: &Ctx<impl Runtime>, kind: ModelKind) -> CmdResult<Option<PathBuf>> {
+    let dialog = ctx.app.dialog().file();
+    let picked = match kind {
+        ModelKind::Chat => dialog.set_title("Choose a GGUF chat model").add_filter("GGUF model", &["gguf"]).blocking_pick_file(),
+        ModelKind::Embedder => dialog.set_title("Choose an embedding model folder").blocking_pick_folder(),
+    };
+    Ok(picked.and_then(|p| p.into_path().ok()))
 }

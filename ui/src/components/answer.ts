@@ -217,16 +217,16 @@ export class TurnView {
         ),
       );
     }
+    // Decided by fields only, never by the answer's wording. An abstained answer's
+    // text is the backend's "not covered" sentence (in the question's language) with
+    // labels: the notice and the nearest passages below say it for the page.
     if (a.sentences.length) {
       this.textEl.appendChild(this.renderSentences(a));
-    } else if (a.answer.trim() && !(a.abstained && /do not cover/i.test(a.answer))) {
-      this.textEl.appendChild(h("div", { class: "md" }, renderMarkdown(a.answer)));
     } else if (!a.abstained) {
       this.textEl.appendChild(
-        h("p", {
-          class: "muted",
-          text: t.stopped ? "Stopped before an answer was written." : "No answer was produced.",
-        }),
+        a.answer.trim()
+          ? h("div", { class: "md" }, renderMarkdown(a.answer)) // stored before sentences were recorded
+          : h("p", { class: "muted", text: t.stopped ? "Stopped before an answer was written." : "No answer was produced." }),
       );
     }
     if (a.abstained && a.sources.length) {
@@ -239,8 +239,9 @@ export class TurnView {
         ),
       );
     }
-    // a stopped answer is checked and stored; its note says so (older backends: our own line)
-    if (t.stopped && !/stop/i.test(a.note ?? "")) {
+    // a stopped answer is checked and stored, and its note says so; our own line only
+    // where the backend left no note
+    if (t.stopped && !a.note) {
       this.textEl.appendChild(h("p", { class: "note", text: "Stopped — this answer may be incomplete." }));
     }
     if (a.note) this.textEl.appendChild(h("p", { class: "note", text: a.note }));

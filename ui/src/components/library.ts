@@ -218,7 +218,7 @@ export function createLibraryPanel(): HTMLElement {
   cancelBtn.append(icon("stop", 14), "Cancel");
   const controls = h("div", { class: "library-controls" }, pauseBtn, resumeBtn, cancelBtn);
 
-  async function act(btn: HTMLButtonElement, fn: () => Promise<void>, what: string) {
+  async function act(btn: HTMLButtonElement, fn: () => Promise<unknown>, what: string) {
     try {
       await withBusy(btn, fn);
       void refreshLibrary();

@@ -1,4 +1,4 @@
-import { errorText } from "../api";
+import { errorText } from "../errors";
 import { h, icon } from "../dom";
 
 let container: HTMLElement | null = null;
@@ -38,7 +38,7 @@ export function toast(message: string, kind: ToastKind = "info", ms?: number): H
   return el;
 }
 
-/** Toast for a rejected promise (the backend rejects with a string). */
+/** Toast for a rejected promise (shows the error message; see ../errors). */
 export function toastError(e: unknown, prefix?: string): void {
   const msg = errorText(e);
   console.error(prefix ?? "error", e);

@@ -22,7 +22,7 @@ pub(crate) use super::outcome::{collect_citations, ms, Sink};
 use super::stages::Stages;
 use crate::answer::cite::split_claims;
 use crate::embed::{Embedder, TextRole};
-use crate::engine::Engine;
+use crate::engine::{Queries, Reader};
 use crate::error::{Error, Result};
 use crate::retrieve::Hit;
 
@@ -62,7 +62,7 @@ impl Default for AskOptions {
 }
 
 pub struct Asker<'a> {
-    pub engine: &'a Engine,
+    pub engine: &'a Reader,
     pub generator: Option<&'a dyn Generator>,
     pub options: AskOptions,
 }
@@ -135,9 +135,9 @@ impl Asker<'_> {
             evidence.pages.iter().chain(&calibrated.pages).flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
         chunk_ids.sort_unstable();
         chunk_ids.dedup();
-        let passage_vectors = self.engine.with_store(|s| s.vectors_of(&chunk_ids))?;
+        let passage_vectors = self.engine.vectors_of(&chunk_ids)?;
         let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
-        let chunks = self.engine.with_store(|s| s.chunk_counts())?.0;
+        let chunks = self.engine.passage_count()?;
         // For a plan of several searches this is the last one's: each covers part of the question.
         let ranking = tools.last_ranking.as_ref();
         let library = LibraryView { frequencies: &frequencies, chunks, ranking };
@@ -376,7 +376,7 @@ pub fn label_grammar(evidence: &EvidenceSet) -> String {
 }
 
 impl Stages for Asker<'_> {
-    fn engine(&self) -> &Engine {
+    fn engine(&self) -> &Reader {
         self.engine
     }
 

@@ -14,6 +14,7 @@ use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
 use super::prompt;
 use super::tools::Toolbox;
+use crate::engine::Queries;
 use crate::error::{Error, Result};
 use crate::retrieve::Hit;
 
@@ -35,7 +36,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
     let whole = EvidenceSet::from_hits(&hits, &tools.documents, usize::MAX, &|t| asker.count_tokens(t));
     let sections = split_sections(&whole, budget);
     let chunk_ids: Vec<i64> = whole.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
-    let vectors: HashMap<i64, Vec<f32>> = asker.engine().with_store(|s| s.vectors_of(&chunk_ids))?;
+    let vectors: HashMap<i64, Vec<f32>> = asker.engine().vectors_of(&chunk_ids)?;
     let mut notes: Vec<Sentence> = Vec::new();
     let mut counts = AttributionCounts::default();
     let mut timings = Timings::default();

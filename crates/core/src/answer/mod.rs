@@ -6,11 +6,9 @@ pub mod answerability;
 pub mod ask;
 pub mod attribute;
 pub mod cite;
-pub mod conversation;
 pub mod evidence;
 pub mod export;
 pub mod extractive;
-pub mod feedback;
 pub mod generator;
 pub mod guard;
 pub mod judge;
@@ -30,6 +28,5 @@ pub mod support;
 pub mod tools;
 
 pub use ask::{Answer, AnswerMode, AskEvent, AskOptions, Asker, Timings};
-pub use conversation::Conversations;
 pub use generator::{Generator, ModelInfo};
 pub use llama::{LlamaGenerator, LlamaSettings};

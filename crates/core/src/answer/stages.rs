@@ -9,11 +9,11 @@ use super::attribute::{AttributionCounts, Sentence};
 use super::evidence::EvidenceSet;
 use super::generator::{ChatMessage, GenerationStats, Generator};
 use super::outcome::Sink;
-use crate::engine::Engine;
+use crate::engine::Reader;
 use crate::error::Result;
 
 pub(crate) trait Stages {
-    fn engine(&self) -> &Engine;
+    fn engine(&self) -> &Reader;
     fn generator(&self) -> Option<&dyn Generator>;
     /// Tokens of evidence the model (or extractive answering) reads.
     fn evidence_tokens(&self) -> usize;

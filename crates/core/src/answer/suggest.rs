@@ -1,36 +1,32 @@
 //! Questions to offer in an empty chat, made from what the library holds: a document's title
 //! and one of its section headings. Deterministic, so the same library offers the same ones.
 
-use crate::engine::Engine;
+use crate::engine::{Queries, Reader};
 use crate::error::Result;
 
 /// Up to `n` questions, one per document (newest documents first).
-pub fn suggested_questions(engine: &Engine, n: usize) -> Result<Vec<String>> {
-    engine.with_store(|store| {
-        let mut documents = store.all_documents()?;
-        documents.sort_by(|a, b| b.mtime_ns.cmp(&a.mtime_ns).then(a.doc_id.cmp(&b.doc_id)));
-        let mut out = Vec::new();
-        for (i, doc) in documents.iter().enumerate() {
-            if out.len() >= n {
-                break;
-            }
-            let title = short_title(&doc.title);
-            let ids = store.chunk_ids_in_order(doc.doc_id)?;
-            let chunks = store.chunks_by_ids(&ids[..ids.len().min(40)])?;
-            let heading = ids
-                .iter()
-                .filter_map(|id| chunks.get(id))
-                .filter_map(|c| c.heading_path.last())
-                .map(|h| strip_numbering(h.trim()))
-                .find(|h| usable_heading(h, &doc.title));
-            let question = match (heading, i % 3) {
-                (Some(h), 0 | 2) => format!("What does {title} say about {}?", h.trim_end_matches(':')),
-                _ => format!("What are the main points of {title}?"),
-            };
-            out.push(question);
+pub fn suggested_questions(engine: &Reader, n: usize) -> Result<Vec<String>> {
+    let mut documents = engine.documents()?;
+    documents.sort_by(|a, b| b.mtime_ns.cmp(&a.mtime_ns).then(a.doc_id.cmp(&b.doc_id)));
+    let mut out = Vec::new();
+    for (i, doc) in documents.iter().enumerate() {
+        if out.len() >= n {
+            break;
         }
-        Ok(out)
-    })
+        let title = short_title(&doc.title);
+        let passages = engine.leading_passages(doc.doc_id, 40)?;
+        let heading = passages
+            .iter()
+            .filter_map(|c| c.heading_path.last())
+            .map(|h| strip_numbering(h.trim()))
+            .find(|h| usable_heading(h, &doc.title));
+        let question = match (heading, i % 3) {
+            (Some(h), 0 | 2) => format!("What does {title} say about {}?", h.trim_end_matches(':')),
+            _ => format!("What are the main points of {title}?"),
+        };
+        out.push(question);
+    }
+    Ok(out)
 }
 
 /// "2.3 Code review" → "Code review".

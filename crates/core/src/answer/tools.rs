@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::engine::Engine;
+use crate::engine::{Queries, Reader};
 use crate::error::Result;
 use crate::index::DocumentInfo;
 use crate::retrieve::{Hit, Ranking, SearchMode, SearchParams};
@@ -24,7 +24,7 @@ pub struct Step {
 }
 
 pub struct Toolbox<'a> {
-    pub engine: &'a Engine,
+    pub engine: &'a Reader,
     pub documents: HashMap<i64, DocumentInfo>,
     /// Documents the user limited the question to; `None` means the whole library.
     pub scope: Option<Vec<i64>>,
@@ -36,21 +36,10 @@ pub struct Toolbox<'a> {
 }
 
 impl<'a> Toolbox<'a> {
-    pub fn new(engine: &'a Engine, scope_paths: &[PathBuf]) -> Result<Toolbox<'a>> {
+    pub fn new(engine: &'a Reader, scope_paths: &[PathBuf]) -> Result<Toolbox<'a>> {
         let documents: HashMap<i64, DocumentInfo> =
-            engine.with_store(|s| s.all_documents())?.into_iter().map(|d| (d.doc_id, d)).collect();
-        let scope = if scope_paths.is_empty() {
-            None
-        } else {
-            let mut ids = Vec::new();
-            for p in scope_paths {
-                let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
-                ids.extend(engine.with_store(|s| s.documents_in_scope(&canonical))?);
-            }
-            ids.sort_unstable();
-            ids.dedup();
-            Some(ids)
-        };
+            engine.documents()?.into_iter().map(|d| (d.doc_id, d)).collect();
+        let scope = if scope_paths.is_empty() { None } else { Some(engine.documents_under(scope_paths)?) };
         Ok(Toolbox { engine, documents, scope, steps: Vec::new(), last_ranking: None, last_query_vector: None })
     }
 
@@ -78,12 +67,7 @@ impl<'a> Toolbox<'a> {
             self.record(tool, input, "error: no indexed document matches the filter and scope".into(), started);
             return Vec::new();
         }
-        let scope: Vec<PathBuf> = allowed
-            .iter()
-            .flatten()
-            .filter_map(|d| self.documents.get(d).map(|info| info.path.clone()))
-            .collect();
-        let params = SearchParams { k, mode, scope, ..SearchParams::default() };
+        let params = SearchParams { k, mode, documents: allowed, ..SearchParams::default() };
         match self.engine.search(query, &params) {
             Ok(results) => {
                 let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.page)).collect();
@@ -120,11 +104,7 @@ impl<'a> Toolbox<'a> {
             self.record("read_page", input, format!("error: {} has pages 1–{}", info.title, info.page_count), started);
             return Vec::new();
         }
-        let result = self.engine.with_store(|s| {
-            let ids = s.chunk_ids_on_page(doc_id, page)?;
-            let records = s.chunks_by_ids(&ids)?;
-            Ok(ids.iter().filter_map(|id| records.get(id).cloned()).collect::<Vec<_>>())
-        });
+        let result = self.engine.page_passages(doc_id, page);
         match result {
             Ok(records) => {
                 let hits: Vec<Hit> = records
@@ -153,5 +133,39 @@ impl<'a> Toolbox<'a> {
                 Vec::new()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::test_library::test_library;
+
+    #[test]
+    fn tools_record_numbered_steps_and_keep_to_the_scope() {
+        let lib = test_library();
+        let mut tools = Toolbox::new(&lib.reader, &[]).unwrap();
+        assert!(tools.scope.is_none());
+        let hits = tools.search_docs("who replaced the heat pump", 5, &[]);
+        assert!(hits[0].doc_path.ends_with("pumps.md"), "{:?}", hits.iter().map(|h| &h.doc_path).collect::<Vec<_>>());
+        assert!(tools.last_query_vector.as_ref().is_some_and(|(q, v)| q == "who replaced the heat pump" && !v.is_empty()));
+        let pumps = hits[0].doc_id;
+        let page = tools.read_page(pumps, 1);
+        assert!(page.iter().any(|h| h.text.contains("Ostara")));
+        assert!(tools.read_page(pumps, 7).is_empty(), "a page past the end reads nothing");
+        assert!(tools.read_page(999, 1).is_empty());
+        let steps: Vec<(usize, &str)> = tools.steps.iter().map(|s| (s.index, s.tool.as_str())).collect();
+        assert_eq!(steps, vec![(1, "search_docs"), (2, "read_page"), (3, "read_page"), (4, "read_page")]);
+        assert!(tools.steps[2].observation.starts_with("error:"), "{}", tools.steps[2].observation);
+
+        // The scope is resolved to documents once; searches stay inside it.
+        let budget = lib.folder().join("budget.md");
+        let mut scoped = Toolbox::new(&lib.reader, &[budget]).unwrap();
+        let scope = scoped.scope.clone().unwrap();
+        assert_eq!(scope.len(), 1);
+        let hits = scoped.search_docs("who replaced the heat pump", 5, &[]);
+        assert!(hits.iter().all(|h| h.doc_id == scope[0]), "a hit outside the scope");
+        assert!(scoped.search_docs("heat pump", 5, &[pumps]).is_empty(), "a filter outside the scope finds nothing");
+        assert!(scoped.steps[1].observation.starts_with("error:"));
     }
 }

@@ -1,9 +1,12 @@
 //! The three stores and their consistency. SQLite is the record of truth; the keyword and
 //! vector indexes are derived from it and repaired from it when they disagree.
 
+pub mod conversations;
+pub mod feedback;
 pub mod lexical;
 mod meta;
 pub mod mixed_tokenizer;
+pub mod snapshot;
 pub mod store;
 mod store_facets;
 pub mod vector;
@@ -12,10 +15,10 @@ mod writer;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+pub use conversations::Conversations;
 pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{VectorIndex, VectorSettings};
-pub use crate::parse::pool::Parser;
 pub use meta::MetaKey;
 pub use writer::IndexRun;
 
@@ -71,7 +74,7 @@ impl Stores {
     /// change empties everything, another embedding model clears the vectors, and a keyword
     /// or vector index that disagrees with SQLite is repaired from SQLite.
     pub fn open_writer(data_dir: &Path, model_id: &str, dimensions: usize, settings: VectorSettings) -> Result<(Stores, OpenReport)> {
-        std::fs::create_dir_all(data_dir).map_err(|e| crate::Error::io(data_dir, e))?;
+        std::fs::create_dir_all(data_dir).map_err(|e| crate::error::Error::io(data_dir, e))?;
         let mut report = OpenReport::default();
         let (store, schema_rebuilt) = Store::open_writer(&data_dir.join(SQLITE_FILE))?;
         if schema_rebuilt {

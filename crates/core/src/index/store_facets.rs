@@ -91,7 +91,7 @@ impl Store {
         rows.collect::<std::result::Result<_, _>>().map_err(|e| self.sqlite_error(e))
     }
 
-    fn sqlite_error(&self, source: rusqlite::Error) -> crate::Error {
-        crate::Error::Sqlite { path: self.path.clone(), source }
+    fn sqlite_error(&self, source: rusqlite::Error) -> crate::error::Error {
+        crate::error::Error::Sqlite { path: self.path.clone(), source }
     }
 }

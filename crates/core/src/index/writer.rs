@@ -13,7 +13,7 @@ use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
-use crate::parse::pool::{parse_many, ParseJob, Parser};
+use crate::isolation::{parse_many, ParseJob, Parser};
 use crate::parse::Document;
 use crate::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
 
@@ -362,8 +362,7 @@ impl Stores {
         let rows = self.store.lexical_rows_of(doc_id)?;
         let mut out = HashMap::new();
         for (_, heading, text) in rows {
-            let digest = blake3::hash(text.as_bytes()).to_hex()[..16].to_string();
-            if let Some(v) = by_digest.get(&digest) {
+            if let Some(v) = by_digest.get(&crate::chunk::digest(&text)) {
                 out.insert(reuse_key(&title, &heading, &text), v.clone());
             }
         }

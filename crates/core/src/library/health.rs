@@ -1,5 +1,5 @@
 //! How the index stands against the disk, per folder: what `pagewise status` reports. Reads
-//! SQLite and walks the folders (size + mtime); needs no model and never blocks the writer.
+//! the stored library (see `index::snapshot`) and walks the folders (size + mtime); needs no model and never blocks the writer.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::folder::FailedFile;
 use crate::error::Result;
-use crate::index::store::{now_secs, Store};
-use crate::index::{MetaKey, LEXICAL_DIR, SQLITE_FILE, VECTOR_FILE};
+use crate::index::snapshot::{stored_library, StoredLibrary};
+use crate::index::store::now_secs;
+use crate::index::{LEXICAL_DIR, SQLITE_FILE, VECTOR_FILE};
 use crate::ingest::scan;
 
 #[derive(Debug, Clone, Serialize)]
@@ -55,14 +56,10 @@ fn size_of(path: &Path) -> u64 {
 }
 
 pub fn health(data_dir: &Path) -> Result<Health> {
-    let store = Store::open_reader(&data_dir.join(SQLITE_FILE))?;
-    let stored = store.files()?;
-    let failures = store.failures()?;
-    let (chunks, embedded) = store.chunk_counts()?;
+    let StoredLibrary { files: stored, failures, documents, chunks, embedded, roots } = stored_library(data_dir)?;
     let now_ns = i128::from(now_secs()) * 1_000_000_000;
     let mut folders = Vec::new();
-    for root in store.roots()? {
-        let last_scan = store.meta(&MetaKey::last_scan(&root))?.and_then(|v| v.parse().ok());
+    for (root, last_scan) in roots {
         let inside: HashMap<&Path, (u64, i64)> =
             stored.iter().filter(|f| f.path.starts_with(&root)).map(|f| (f.path.as_path(), (f.size, f.mtime_ns))).collect();
         let mut failed: Vec<FailedFile> = failures
@@ -97,7 +94,7 @@ pub fn health(data_dir: &Path) -> Result<Health> {
     }
     Ok(Health {
         folders,
-        documents: store.document_count()?,
+        documents,
         chunks,
         pending_vectors: chunks - embedded,
         stores: StoreSizes {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::folder::{FailedFile, FolderState, FolderStatus, LibraryStatus, RunTracker};
 use super::watch::{FolderWatcher, WatchEvent};
 use crate::embed::BertEmbedder;
-use crate::engine::{Engine, EngineConfig};
+use crate::engine::{EngineConfig, LibraryCounts, Queries, Reader, Writer};
 use crate::error::{Error, Result};
 use crate::index::store::now_secs;
 use crate::progress::{Progress, ProgressSink, Silent};
@@ -49,7 +49,7 @@ struct Shared {
     cancel_run: AtomicBool,
     /// Set by cancel: drop the queue too.
     cancel_all: AtomicBool,
-    reader: Mutex<Option<Arc<Engine>>>,
+    reader: Mutex<Option<Arc<Reader>>>,
     reader_stale: AtomicBool,
     listener: StatusListener,
     last_emit: Mutex<Instant>,
@@ -96,11 +96,11 @@ impl LibraryService {
     /// Starts the indexing thread with `writer` (the data dir's one writer). Every folder the
     /// library already has is checked at once (size + mtime), so changes made while the
     /// program was closed, and an interrupted run, are picked up where they were left.
-    pub fn start(writer: Engine, listener: StatusListener) -> Result<LibraryService> {
+    pub fn start(writer: Writer, listener: StatusListener) -> Result<LibraryService> {
         let roots = writer.roots()?;
         let shared = Arc::new(Shared {
             config: writer.config().clone(),
-            embedder: writer.shared_embedder(),
+            embedder: writer.embedder_handle(),
             status: Mutex::new(LibraryStatus::default()),
             paused: AtomicBool::new(false),
             cancel_run: AtomicBool::new(false),
@@ -210,13 +210,13 @@ impl LibraryService {
 
     /// A reader of the current index (reopened after each commit). Fails until the first
     /// folder has been committed.
-    pub fn reader(&self) -> Result<Arc<Engine>> {
+    pub fn reader(&self) -> Result<Arc<Reader>> {
         let mut slot = self.shared.reader.lock().unwrap_or_else(|p| p.into_inner());
         let stale = self.shared.reader_stale.swap(false, Ordering::SeqCst);
         match slot.as_ref() {
             Some(engine) if !stale => Ok(Arc::clone(engine)),
             _ => {
-                let opened = Engine::open_reader_sharing(self.shared.config.clone(), Arc::clone(&self.shared.embedder));
+                let opened = Reader::open_sharing(self.shared.config.clone(), Arc::clone(&self.shared.embedder));
                 match opened {
                     Ok(engine) => {
                         let engine = Arc::new(engine);
@@ -252,12 +252,10 @@ impl Drop for LibraryService {
 }
 
 /// Documents, chunks and failures per folder, as the stores hold them now.
-fn refresh_counts(engine: &Engine, shared: &Shared) -> Result<()> {
-    let (docs, failures, (chunks, embedded), documents) = engine.with_store(|s| {
-        Ok((s.all_documents()?, s.failures()?, s.chunk_counts()?, s.document_count()?))
-    })?;
+fn refresh_counts(engine: &Writer, shared: &Shared) -> Result<()> {
+    let LibraryCounts { documents: docs, failures, chunks, embedded } = engine.library_counts()?;
     let mut status = shared.status();
-    status.documents = documents;
+    status.documents = docs.len() as u64;
     status.chunks = chunks;
     status.pending_vectors = chunks - embedded;
     for folder in status.folders.iter_mut() {
@@ -281,7 +279,7 @@ fn refresh_counts(engine: &Engine, shared: &Shared) -> Result<()> {
 }
 
 struct Worker {
-    engine: Engine,
+    engine: Writer,
     shared: Arc<Shared>,
     queue: VecDeque<PathBuf>,
     watcher: FolderWatcher,
@@ -528,4 +526,57 @@ impl Worker {
 /// Hidden entries are not indexed (see the walker), so their changes need no re-scan.
 fn is_hidden(relative: &Path) -> bool {
     relative.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::test_library::{test_library, TestLibrary};
+
+    fn wait_until(service: &LibraryService, what: &str, done: impl Fn(&LibraryStatus) -> bool) -> LibraryStatus {
+        let until = Instant::now() + Duration::from_secs(120);
+        loop {
+            let status = service.status();
+            if done(&status) {
+                return status;
+            }
+            assert!(Instant::now() < until, "timed out waiting for {what}: {status:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    #[test]
+    fn the_service_reports_the_stores_and_follows_additions_and_removals() {
+        let TestLibrary { dir, writer, reader: _ } = test_library();
+        let heard = Arc::new(Mutex::new(0usize));
+        let counter = Arc::clone(&heard);
+        let service = LibraryService::start(writer, Box::new(move |_| *counter.lock().unwrap() += 1)).unwrap();
+        // At start the counts come from the stores, before any folder is looked at again.
+        let status = service.status();
+        assert_eq!((status.documents, status.folders.len()), (2, 1));
+        assert!(status.chunks > 0);
+        let status = wait_until(&service, "the startup check", |s| s.folders.iter().all(|f| f.state == FolderState::UpToDate));
+        assert_eq!(status.folders[0].files_total, 2);
+        assert_eq!(service.reader().unwrap().documents().unwrap().len(), 2);
+
+        // A path that does not exist is refused whole; nothing is queued.
+        assert!(service.add(vec![dir.path().join("nowhere")]).is_err());
+        assert_eq!(service.status().folders.len(), 1);
+
+        let more = dir.path().join("more");
+        std::fs::create_dir_all(&more).unwrap();
+        std::fs::write(more.join("minutes.md"), "# Minutes\n\nThe board approved the solar roof on 3 May.\n").unwrap();
+        let added = service.add(vec![more.clone()]).unwrap();
+        assert_eq!(added, vec![more.canonicalize().unwrap()]);
+        let status = wait_until(&service, "the new folder", |s| s.documents == 3 && !s.busy);
+        assert_eq!(status.folders.len(), 2);
+        // The reader is reopened after the commit: it sees the new document.
+        assert_eq!(service.reader().unwrap().documents().unwrap().len(), 3);
+
+        service.remove(&added[0]).unwrap();
+        let status = wait_until(&service, "the removal", |s| s.documents == 2);
+        assert_eq!(status.folders.len(), 1);
+        assert_eq!(service.reader().unwrap().documents().unwrap().len(), 2);
+        assert!(*heard.lock().unwrap() > 0, "status changes are told");
+    }
 }

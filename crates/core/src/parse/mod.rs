@@ -1,6 +1,6 @@
 //! Files → `Document { pages }`. One file per format; `clean` removes running headers and
-//! footers; `worker` runs the PDF, DOCX and EPUB parsers in a separate process so a crash, a
-//! hang or a zip bomb costs one file, never the indexer.
+//! footers; `contained` is what a worker process runs for the formats parsed in isolation
+//! (see `crate::isolation`).
 
 pub mod archive;
 mod clean;
@@ -11,9 +11,7 @@ pub mod epub;
 pub mod html;
 pub mod pdf;
 pub mod contained;
-pub mod pool;
 pub mod text;
-pub mod worker;
 mod xml;
 
 use std::path::Path;

@@ -1,35 +1,12 @@
-//! PDF text per page through PDFium. PDFium is not thread-safe and binds once per process,
-//! so the library is bound lazily into a process-wide handle and every call goes through
-//! one lock.
+//! PDF text per page through PDFium (the process's one handle, see `crate::pdfium`).
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::path::Path;
 
 use pdfium_render::prelude::*;
 
 use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure};
-use crate::error::{Error, Result};
-
-static PDFIUM: OnceLock<Result<Mutex<Pdfium>, String>> = OnceLock::new();
-
-/// Binds the PDFium library at `lib` (only the first call binds; later calls reuse it).
-fn pdfium(lib: &Path) -> Result<&'static Mutex<Pdfium>> {
-    let bound = PDFIUM.get_or_init(|| {
-        Pdfium::bind_to_library(lib)
-            .map(|bindings| Mutex::new(Pdfium::new(bindings)))
-            .map_err(|e| e.to_string())
-    });
-    bound.as_ref().map_err(|message| Error::Pdfium { path: lib.to_path_buf(), message: message.clone() })
-}
-
-/// Runs `f` with the process's PDFium handle held (PDFium allows one caller at a time).
-pub fn with_pdfium<T>(lib: &Path, f: impl FnOnce(&Pdfium) -> Result<T>) -> Result<T> {
-    let guard = pdfium(lib)?.lock().map_err(|_| Error::Pdfium {
-        path: PathBuf::from(lib),
-        message: "an earlier PDFium call panicked while holding it".into(),
-    })?;
-    f(&guard)
-}
+use crate::error::Result;
+use crate::pdfium::with_pdfium;
 
 /// Limits that keep one file from exhausting the machine.
 #[derive(Debug, Clone, Copy)]
@@ -47,20 +24,20 @@ impl Default for PdfLimits {
 /// Parses a PDF into cleaned page texts. `Ok(Err(reason))` is a file that cannot be indexed;
 /// `Err` is a problem with PDFium itself.
 pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
-    let guard = pdfium(lib)?.lock().map_err(|_| Error::Pdfium {
-        path: PathBuf::from(lib),
-        message: "an earlier parse panicked while holding PDFium".into(),
-    })?;
-    let document = match guard.load_pdf_from_file(path, None) {
+    with_pdfium(lib, |pdfium| Ok(parse_loaded(pdfium, path, limits)))
+}
+
+fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits) -> Result<Document, ParseFailure> {
+    let document = match pdfium.load_pdf_from_file(path, None) {
         Ok(d) => d,
-        Err(e) => return Ok(Err(describe_load_error(&e))),
+        Err(e) => return Err(describe_load_error(&e)),
     };
     let page_count = document.pages().len() as usize;
     if page_count == 0 {
-        return Ok(Err("PDF has no pages".into()));
+        return Err("PDF has no pages".into());
     }
     if page_count > limits.max_pages {
-        return Ok(Err(format!("PDF has {page_count} pages, over the limit of {}", limits.max_pages)));
+        return Err(format!("PDF has {page_count} pages, over the limit of {}", limits.max_pages));
     }
     let mut texts = Vec::with_capacity(page_count);
     for page in document.pages().iter() {
@@ -76,7 +53,7 @@ pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Do
         texts.push(text);
     }
     if texts.iter().all(|t| t.trim().is_empty()) {
-        return Ok(Err(format!("no text layer ({page_count} pages, scanned or image-only; OCR is not supported)")));
+        return Err(format!("no text layer ({page_count} pages, scanned or image-only; OCR is not supported)"));
     }
     remove_running_lines(&mut texts);
     let metadata_title = document
@@ -85,7 +62,7 @@ pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Do
         .map(|tag| tag.value().to_string());
     let pages: Vec<Page> = texts.into_iter().map(|text| Page { text }).collect();
     let title = choose_title(metadata_title.as_deref(), &pages, path);
-    Ok(Ok(Document { format: Format::Pdf, title, pages }))
+    Ok(Document { format: Format::Pdf, title, pages })
 }
 
 fn describe_load_error(e: &PdfiumError) -> String {

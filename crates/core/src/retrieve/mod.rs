@@ -62,6 +62,9 @@ pub struct SearchParams {
     pub mode: SearchMode,
     /// Folders or documents to search within; empty means everything.
     pub scope: Vec<PathBuf>,
+    /// The documents to search within, already resolved (the answer pipeline resolves the
+    /// user's scope once per question); when set, `scope` is not looked at.
+    pub documents: Option<Vec<i64>>,
     /// Candidates taken from each retriever before fusion.
     pub candidates: usize,
     pub fusion: Fusion,
@@ -80,6 +83,7 @@ impl Default for SearchParams {
             k: 10,
             mode: SearchMode::Hybrid,
             scope: Vec::new(),
+            documents: None,
             candidates: 100,
             fusion: Fusion::default(),
             route: true,
@@ -152,7 +156,15 @@ pub struct Retriever<'a> {
 impl Retriever<'_> {
     pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
         let (total_chunks, embedded) = self.store.chunk_counts()?;
-        let user_scope = self.scope_documents(&params.scope)?;
+        let user_scope = match &params.documents {
+            Some(ids) => {
+                let mut ids = ids.clone();
+                ids.sort_unstable();
+                ids.dedup();
+                Some(ids)
+            }
+            None => self.scope_documents(&params.scope)?,
+        };
         let routing = if params.route { self.route(query, user_scope.as_deref())? } else { Routing::default() };
         let scope_docs = routing.narrow(user_scope);
         let candidates = params.candidates.max(params.k);

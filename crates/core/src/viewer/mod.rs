@@ -2,9 +2,11 @@
 //! cover a cited passage (PDF), or the page text with the passage's byte range (text files).
 
 mod locate;
+mod page_view;
 mod pdf_page;
 
 pub use locate::{locate_quote, merge_into_lines, CharBox};
+pub use page_view::{is_pdf, PageKind, PageView, ViewedDocument};
 pub use pdf_page::{highlight_rects, render_page_png, render_view, PageRender, PageRequest, PageSize};
 
 use serde::Serialize;

@@ -7,7 +7,7 @@ use pdfium_render::prelude::*;
 use super::locate::{locate_quote, merge_into_lines, CharBox};
 use super::Rect;
 use crate::error::{Error, Result};
-use crate::parse::pdf::with_pdfium;
+use crate::pdfium::with_pdfium;
 
 #[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -6,20 +6,20 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::csv::parse_csv;
-use super::html::parse_html;
-use super::contained::parse_contained;
-use super::pdf::PdfLimits;
-use super::text::parse_text;
-use super::worker::IsolatedParser;
-use super::{Document, Format, ParseFailure};
+use super::client::IsolatedWorker;
 use crate::error::{Error, Result};
+use crate::parse::contained::parse_contained;
+use crate::parse::csv::parse_csv;
+use crate::parse::html::parse_html;
+use crate::parse::pdf::PdfLimits;
+use crate::parse::text::parse_text;
+use crate::parse::{Document, Format, ParseFailure};
 
 /// How one parsing lane parses PDFs: in a worker process (the app and CLI) or in this
 /// process (tests of the logic around parsing; PDFium calls are then serialised).
 pub enum Parser {
     InProcess { pdfium_lib: PathBuf, limits: PdfLimits },
-    Isolated(IsolatedParser),
+    Isolated(IsolatedWorker),
 }
 
 /// A file to parse.

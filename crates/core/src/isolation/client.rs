@@ -1,8 +1,8 @@
-//! Parsing in a child process. PDFium is C++ fed with untrusted bytes, and ZIP-based formats
-//! can be bombs: a crash, a hang or a runaway allocation there must cost one file, not the
-//! indexer. The parent sends one
-//! request line per file and waits with a deadline; a child that dies or overruns is killed,
-//! the file is reported, and the next file gets a fresh child.
+//! The parent side of a worker process. PDFium is C++ fed with untrusted bytes, and ZIP-based
+//! formats can be bombs: a crash, a hang or a runaway allocation there must cost one file
+//! (or one picture in the viewer), not the indexer or the app. The parent sends one request
+//! line and waits with a deadline; a child that dies or overruns is killed, the file is
+//! reported, and the next request gets a fresh child.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -10,89 +10,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
-use super::pdf::PdfLimits;
-use super::contained::parse_contained;
-use super::{Document, Format, ParseFailure};
-use crate::viewer::{render_view, PageRender, PageRequest};
+use super::protocol::{Request, Response};
 use crate::error::{Error, Result};
-
-#[derive(Serialize, Deserialize)]
-struct Request {
-    path: PathBuf,
-    #[serde(default = "pdf")]
-    format: Format,
-    /// Render a page for the viewer instead of parsing.
-    #[serde(default)]
-    view: Option<PageRequest>,
-}
-
-fn pdf() -> Format {
-    Format::Pdf
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Response {
-    Parsed(Document),
-    Failed(String),
-    Viewed(PageRender),
-    /// PDFium itself is unusable (library missing or not loadable).
-    Broken(String),
-}
-
-/// The worker side: answers requests from stdin until it closes. Called by the binary that
-/// the parent starts (the `pagewise` CLI's hidden worker subcommand).
-pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
-    let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
-    let fault_injection = std::env::var_os("PAGEWISE_WORKER_FAULTS").is_some();
-    for line in stdin.lock().lines() {
-        let request: Request = match serde_json::from_str(&line?) {
-            Ok(r) => r,
-            Err(e) => {
-                writeln!(stdout, "{}", encode(&Response::Broken(format!("bad request: {e}"))))?;
-                continue;
-            }
-        };
-        if fault_injection {
-            inject_fault(&request.path, request.view.is_some());
-        }
-        let response = match &request.view {
-            Some(view) => match render_view(pdfium_lib, &request.path, view) {
-                Ok(rendered) => Response::Viewed(rendered),
-                Err(e) => Response::Failed(e.to_string()),
-            },
-            None => match parse_contained(pdfium_lib, &request.path, request.format, limits) {
-                Ok(Ok(doc)) => Response::Parsed(doc),
-                Ok(Err(reason)) => Response::Failed(reason),
-                Err(e) => Response::Broken(e.to_string()),
-            },
-        };
-        writeln!(stdout, "{}", encode(&response))?;
-        stdout.flush()?;
-    }
-    Ok(())
-}
-
-/// Lets tests prove the isolation with files named to crash or hang the worker (while
-/// parsing, or only while rendering for the viewer).
-fn inject_fault(path: &Path, viewing: bool) {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name.contains("crash-worker") || (viewing && name.contains("crash-viewer")) {
-        std::process::abort();
-    }
-    if name.contains("hang-worker") {
-        loop {
-            std::thread::sleep(Duration::from_secs(60));
-        }
-    }
-}
-
-fn encode(response: &Response) -> String {
-    serde_json::to_string(response).unwrap_or_else(|e| format!("{{\"broken\":\"encode: {e}\"}}"))
-}
+use crate::parse::{Document, Format, ParseFailure};
+use crate::viewer::{PageRender, PageRequest};
 
 /// How to start a worker and what it may use.
 #[derive(Debug, Clone)]
@@ -110,15 +31,15 @@ struct RunningWorker {
     lines: Receiver<String>,
 }
 
-/// The parent side: one worker at a time, restarted after a crash or timeout.
-pub struct IsolatedParser {
+/// One worker process at a time, restarted after a crash or timeout.
+pub struct IsolatedWorker {
     command: WorkerCommand,
     running: Option<RunningWorker>,
 }
 
-impl IsolatedParser {
+impl IsolatedWorker {
     pub fn new(command: WorkerCommand) -> Self {
-        IsolatedParser { command, running: None }
+        IsolatedWorker { command, running: None }
     }
 
     fn start(&self) -> Result<RunningWorker> {
@@ -156,7 +77,7 @@ impl IsolatedParser {
     /// Parses one file. `Ok(Err(reason))` is a file-level failure (including a crash or
     /// timeout of the worker); `Err` means the worker cannot run at all.
     pub fn parse(&mut self, path: &Path, format: Format) -> Result<Result<Document, ParseFailure>> {
-        let request = Request { path: path.to_path_buf(), format, view: None };
+        let request = Request::Parse { path: path.to_path_buf(), format };
         Ok(match self.exchange(&request)? {
             Ok(Response::Parsed(doc)) => Ok(doc),
             Ok(Response::Failed(reason)) => Err(reason),
@@ -167,10 +88,10 @@ impl IsolatedParser {
 
     /// Renders a PDF page for the viewer in the worker, so a PDFium crash on a hostile file
     /// costs the picture, not the app.
-    pub fn view(&mut self, path: &Path, view: PageRequest) -> Result<Result<PageRender, ParseFailure>> {
-        let request = Request { path: path.to_path_buf(), format: Format::Pdf, view: Some(view) };
+    pub fn render(&mut self, path: &Path, page: PageRequest) -> Result<Result<PageRender, ParseFailure>> {
+        let request = Request::Render { path: path.to_path_buf(), page };
         Ok(match self.exchange(&request)? {
-            Ok(Response::Viewed(rendered)) => Ok(rendered),
+            Ok(Response::Rendered(rendered)) => Ok(rendered),
             Ok(Response::Failed(reason)) => Err(reason),
             Ok(_) => Err("the worker answered something else".into()),
             Err(reason) => Err(reason),
@@ -227,7 +148,7 @@ impl IsolatedParser {
     }
 }
 
-impl Drop for IsolatedParser {
+impl Drop for IsolatedWorker {
     fn drop(&mut self) {
         if let Some(mut worker) = self.running.take() {
             drop(worker.stdin);

@@ -1,0 +1,97 @@
+//! The façade the CLI, the app and the tests use over the stores of one data dir: a
+//! [`Writer`] (the single writer: indexing, removing) or a [`Reader`] (searching, never
+//! blocking the writer). Both answer the named read queries of [`Queries`]; nothing outside
+//! `index/` sees the stores themselves.
+
+mod queries;
+mod reader;
+mod writer;
+#[cfg(test)]
+pub(crate) mod test_library;
+
+pub use queries::{Consistency, LibraryCounts, Queries};
+pub use reader::Reader;
+pub use writer::Writer;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::chunk::ChunkParams;
+use crate::error::{Error, Result};
+use crate::index::VectorSettings;
+use crate::isolation::{IsolatedWorker, Parser, WorkerCommand};
+use crate::models::ModelPaths;
+use crate::parse::pdf::PdfLimits;
+
+/// How PDFs are parsed.
+#[derive(Debug, Clone)]
+pub enum PdfParsing {
+    /// In this process: only for tests of the logic around parsing.
+    InProcess,
+    /// In a worker process started with this program and arguments (the PDFium library path
+    /// is appended), killed after `timeout`.
+    Worker { program: PathBuf, args: Vec<String>, timeout: Duration, memory_limit: Option<u64> },
+}
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub data_dir: PathBuf,
+    pub models: ModelPaths,
+    pub pdf: PdfParsing,
+    pub vector: VectorSettings,
+    pub chunk: ChunkParams,
+    pub max_file_bytes: u64,
+    pub max_text_bytes: u64,
+    /// Files parsed at once (worker processes for PDFs).
+    pub parse_workers: usize,
+}
+
+impl EngineConfig {
+    pub fn new(data_dir: PathBuf, models: ModelPaths) -> EngineConfig {
+        EngineConfig {
+            data_dir,
+            models,
+            pdf: PdfParsing::InProcess,
+            vector: VectorSettings::default(),
+            chunk: ChunkParams::default(),
+            max_file_bytes: 512 * 1024 * 1024,
+            max_text_bytes: 32 * 1024 * 1024,
+            parse_workers: std::thread::available_parallelism().map(|n| n.get().min(4)).unwrap_or(1),
+        }
+    }
+}
+
+impl EngineConfig {
+    /// One parsing lane as configured: a worker process, or PDFium in this process.
+    pub fn parser(&self) -> Parser {
+        match self.isolated_worker() {
+            Ok(worker) => Parser::Isolated(worker),
+            Err(_) => Parser::InProcess { pdfium_lib: self.models.pdfium_lib.clone(), limits: PdfLimits::default() },
+        }
+    }
+
+    /// A worker process as configured (the viewer renders pages only in one); an error when
+    /// this configuration parses in-process.
+    pub fn isolated_worker(&self) -> Result<IsolatedWorker> {
+        match &self.pdf {
+            PdfParsing::InProcess => Err(Error::Worker("no worker process is configured".into())),
+            PdfParsing::Worker { program, args, timeout, memory_limit } => {
+                let mut args = args.clone();
+                args.push(self.models.pdfium_lib.to_string_lossy().into_owned());
+                Ok(IsolatedWorker::new(WorkerCommand { program: program.clone(), args, timeout: *timeout, memory_limit: *memory_limit }))
+            }
+        }
+    }
+}
+
+/// The platform's data directory for Pagewise.
+pub fn default_data_dir() -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    if cfg!(target_os = "macos") {
+        home.join("Library/Application Support/Pagewise")
+    } else if cfg!(target_os = "windows") {
+        std::env::var_os("APPDATA").map(PathBuf::from).unwrap_or(home).join("Pagewise")
+    } else {
+        std::env::var_os("XDG_DATA_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".local/share")).join("pagewise")
+    }
+}

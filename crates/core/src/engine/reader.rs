@@ -1,0 +1,85 @@
+//! A reader of one data dir: searching and the named queries, never blocking the writer.
+
+use std::sync::{Arc, Mutex};
+
+use super::queries::sealed::{Access, StoresRef};
+use super::EngineConfig;
+use crate::embed::{BertEmbedder, Embedder};
+use crate::error::{Error, Result};
+use crate::index::{self, LexicalIndex, MetaKey, Store, VectorIndex};
+
+struct ReadStores {
+    store: Store,
+    lexical: LexicalIndex,
+    vectors: VectorIndex,
+}
+
+pub struct Reader {
+    config: EngineConfig,
+    embedder: Arc<BertEmbedder>,
+    /// Behind a lock so a reader can be shared between threads (SQLite connections are not
+    /// `Sync`); readers of one process take turns, and never wait for the writer.
+    stores: Mutex<ReadStores>,
+    notices: Vec<String>,
+}
+
+impl Reader {
+    /// Opens an existing index for searching only. A vector file that does not match the
+    /// metadata store is rebuilt in memory, never trusted.
+    pub fn open(config: EngineConfig) -> Result<Reader> {
+        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
+        Reader::open_sharing(config, embedder)
+    }
+
+    /// Opens a reader that shares an already loaded embedder (a long-running process reopens
+    /// its reader after every commit; loading the model each time would cost seconds).
+    pub fn open_sharing(config: EngineConfig, embedder: Arc<BertEmbedder>) -> Result<Reader> {
+        let db = config.data_dir.join(index::SQLITE_FILE);
+        if !db.exists() {
+            return Err(Error::Io {
+                path: config.data_dir.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no index here yet; run `pagewise index PATH` first"),
+            });
+        }
+        let store = Store::open_reader(&db)?;
+        let mut notices = Vec::new();
+        if let Some(model) = store.meta(&MetaKey::EmbedModel)? {
+            if model != embedder.model_id() {
+                notices.push(format!(
+                    "index was embedded with {model}, not {}: run `pagewise index` to re-embed; searching by keyword only",
+                    embedder.model_id()
+                ));
+            }
+        }
+        let (lexical, _) = LexicalIndex::open(&config.data_dir.join(index::LEXICAL_DIR), false)?;
+        let path = config.data_dir.join(index::VECTOR_FILE);
+        let dims = embedder.dimensions();
+        // Vectors of another model would answer nonsense: keyword search only until re-embedded.
+        let vectors = if notices.is_empty() {
+            index::verified_vectors(&store, &path, dims, config.vector)?.0
+        } else {
+            VectorIndex::empty(&path, dims, config.vector)?
+        };
+        Ok(Reader { config, embedder, stores: Mutex::new(ReadStores { store, lexical, vectors }), notices })
+    }
+
+    /// What opening found (an index embedded with another model).
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+}
+
+impl Access for Reader {
+    fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
+        let stores = self.stores.lock().map_err(|_| Error::Worker("an earlier call panicked while holding the index".into()))?;
+        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors })
+    }
+
+    fn engine_config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn shared_embedder(&self) -> &Arc<BertEmbedder> {
+        &self.embedder
+    }
+}

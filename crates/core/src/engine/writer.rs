@@ -1,0 +1,86 @@
+//! The single writer of one data dir: indexing and removing, and the same named queries as a
+//! reader.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::queries::sealed::{Access, StoresRef};
+use super::EngineConfig;
+use crate::embed::{BertEmbedder, Embedder};
+use crate::error::{Error, Result};
+use crate::index::{IndexRun, Stores};
+use crate::isolation::Parser;
+use crate::progress::{IndexReport, ProgressSink};
+
+pub struct Writer {
+    config: EngineConfig,
+    embedder: Arc<BertEmbedder>,
+    stores: Mutex<Stores>,
+    notices: Vec<String>,
+}
+
+impl Writer {
+    /// Opens the data dir as its single writer, repairing the stores if they disagree.
+    pub fn open(config: EngineConfig) -> Result<Writer> {
+        let embedder = Arc::new(BertEmbedder::load(&config.models.embedder_dir)?);
+        let (stores, report) = Stores::open_writer(&config.data_dir, embedder.model_id(), embedder.dimensions(), config.vector)?;
+        Ok(Writer { config, embedder, stores: Mutex::new(stores), notices: report.notices })
+    }
+
+    /// What opening found and repaired (schema or model changes, rebuilt indexes).
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    /// The loaded embedding model, for readers opened beside this writer.
+    pub fn embedder_handle(&self) -> Arc<BertEmbedder> {
+        Arc::clone(&self.embedder)
+    }
+
+    fn stores(&self) -> Result<MutexGuard<'_, Stores>> {
+        self.stores.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))
+    }
+
+    /// Removes a folder (or file) from the library: its documents leave all three stores.
+    pub fn remove_root(&self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {
+        self.stores()?.remove_root(root, progress)
+    }
+
+    /// Indexes files and folders: changed files are parsed, chunked and made keyword-searchable
+    /// first; then their vectors are computed unless `embed` is false. Stops cleanly between
+    /// files (and between embedding batches) when `cancel` is set.
+    pub fn index_paths(&self, roots: &[PathBuf], embed: bool, progress: &dyn ProgressSink, cancel: &AtomicBool) -> Result<IndexReport> {
+        let mut stores = self.stores()?;
+        let lanes = self.config.parse_workers.max(1);
+        let mut parsers: Vec<Parser> = (0..lanes).map(|_| self.config.parser()).collect();
+        let mut run = IndexRun {
+            embedder: self.embedder.as_ref(),
+            parsers: &mut parsers,
+            progress,
+            cancel,
+            chunk_params: self.config.chunk,
+            embed,
+            max_file_bytes: self.config.max_file_bytes,
+            max_text_bytes: self.config.max_text_bytes,
+        };
+        let mut report = stores.index(roots, &mut run)?;
+        report.notices.extend(self.notices.iter().cloned());
+        Ok(report)
+    }
+}
+
+impl Access for Writer {
+    fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
+        let stores = self.stores()?;
+        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors })
+    }
+
+    fn engine_config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn shared_embedder(&self) -> &Arc<BertEmbedder> {
+        &self.embedder
+    }
+}

@@ -1,0 +1,13 @@
+//! Untrusted files are opened in worker processes: parsing for the indexer and rendering for
+//! the viewer speak one protocol (`Parse` and `Render` requests) to one kind of worker, so a
+//! crash or hang in PDFium or a ZIP bomb costs one file or one picture. This module sits above
+//! `parse` and `viewer` and only calls down into them.
+
+mod client;
+mod pool;
+mod protocol;
+mod worker;
+
+pub use client::{IsolatedWorker, WorkerCommand};
+pub use pool::{parse_many, ParseJob, Parser};
+pub use worker::serve;

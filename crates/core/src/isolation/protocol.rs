@@ -1,0 +1,59 @@
+//! What the parent and a worker process say to each other: one JSON line per request and
+//! one per response.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::parse::{Document, Format};
+use crate::viewer::{PageRender, PageRequest};
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Request {
+    /// Parse a file of a format that needs isolation (PDF, DOCX, EPUB).
+    Parse { path: PathBuf, format: Format },
+    /// Render a PDF page (and/or find a quote on it) for the viewer.
+    Render { path: PathBuf, page: PageRequest },
+}
+
+impl Request {
+    pub(super) fn path(&self) -> &std::path::Path {
+        match self {
+            Request::Parse { path, .. } | Request::Render { path, .. } => path,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Response {
+    Parsed(Document),
+    Rendered(PageRender),
+    /// This file cannot be parsed or rendered; the reason.
+    Failed(String),
+    /// PDFium itself is unusable (library missing or not loadable).
+    Broken(String),
+}
+
+pub(super) fn encode(response: &Response) -> String {
+    serde_json::to_string(response).unwrap_or_else(|e| format!("{{\"broken\":\"encode: {e}\"}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_responses_survive_the_line_format() {
+        let request = Request::Render { path: "/a b/ü.pdf".into(), page: PageRequest { page: 3, width_px: Some(800), quote: Some("x\ny".into()) } };
+        let line = serde_json::to_string(&request).unwrap();
+        assert!(!line.contains('\n'), "one request is one line: {line}");
+        match serde_json::from_str::<Request>(&line).unwrap() {
+            Request::Render { path, page } => assert_eq!((path.to_str(), page.page, page.quote.as_deref()), (Some("/a b/ü.pdf"), 3, Some("x\ny"))),
+            other => panic!("{other:?}"),
+        }
+        let broken = encode(&Response::Broken("no library".into()));
+        assert!(matches!(serde_json::from_str::<Response>(&broken).unwrap(), Response::Broken(m) if m == "no library"));
+    }
+}

@@ -1,0 +1,62 @@
+//! The worker side: a child process that answers parse and render requests from stdin until
+//! it closes. Started by the binaries' hidden worker subcommand.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Duration;
+
+use super::protocol::{encode, Request, Response};
+use crate::parse::contained::parse_contained;
+use crate::parse::pdf::PdfLimits;
+use crate::viewer::render_view;
+
+pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let fault_injection = std::env::var_os("PAGEWISE_WORKER_FAULTS").is_some();
+    for line in stdin.lock().lines() {
+        let request: Request = match serde_json::from_str(&line?) {
+            Ok(r) => r,
+            Err(e) => {
+                writeln!(stdout, "{}", encode(&Response::Broken(format!("bad request: {e}"))))?;
+                continue;
+            }
+        };
+        if fault_injection {
+            inject_fault(&request);
+        }
+        let response = answer(pdfium_lib, limits, &request);
+        writeln!(stdout, "{}", encode(&response))?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+fn answer(pdfium_lib: &Path, limits: PdfLimits, request: &Request) -> Response {
+    match request {
+        Request::Parse { path, format } => match parse_contained(pdfium_lib, path, *format, limits) {
+            Ok(Ok(doc)) => Response::Parsed(doc),
+            Ok(Err(reason)) => Response::Failed(reason),
+            Err(e) => Response::Broken(e.to_string()),
+        },
+        Request::Render { path, page } => match render_view(pdfium_lib, path, page) {
+            Ok(rendered) => Response::Rendered(rendered),
+            Err(e) => Response::Failed(e.to_string()),
+        },
+    }
+}
+
+/// Lets tests prove the isolation with files named to crash or hang the worker (while
+/// parsing, or only while rendering for the viewer).
+fn inject_fault(request: &Request) {
+    let name = request.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let rendering = matches!(request, Request::Render { .. });
+    if name.contains("crash-worker") || (rendering && name.contains("crash-viewer")) {
+        std::process::abort();
+    }
+    if name.contains("hang-worker") {
+        loop {
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// Generated from src-tauri/src/contract by `UPDATE_BINDINGS=1 cargo test -p pagewise-app bindings`. Do not edit.
+import type { Channel } from "@tauri-apps/api/core";
+import type { Answer } from "./Answer";
+import type { AppError } from "./AppError";
+import type { AskStreamEvent } from "./AskStreamEvent";
+import type { ConversationSummary } from "./ConversationSummary";
+import type { DocumentInfo } from "./DocumentInfo";
+import type { ExportFormat } from "./ExportFormat";
+import type { InstalledModel } from "./InstalledModel";
+import type { LibraryStatus } from "./LibraryStatus";
+import type { ModelKind } from "./ModelKind";
+import type { ModelStatus } from "./ModelStatus";
+import type { PageView } from "./PageView";
+import type { Settings } from "./Settings";
+import type { Turn } from "./Turn";
+
+/** Every command the shell answers: its arguments (as sent) and what it resolves with. */
+export interface Commands {
+  library_status: { args: Record<string, never>; result: LibraryStatus };
+  add_folder_dialog: { args: Record<string, never>; result: Array<string> };
+  add_paths: { args: { paths: Array<string> }; result: Array<string> };
+  remove_folder: { args: { path: string }; result: null };
+  pause_indexing: { args: Record<string, never>; result: null };
+  resume_indexing: { args: Record<string, never>; result: null };
+  cancel_indexing: { args: Record<string, never>; result: null };
+  reindex_all: { args: Record<string, never>; result: null };
+  list_documents: { args: Record<string, never>; result: Array<DocumentInfo> };
+  ask: { args: { question: string; conversationId: number | null; scope: Array<string>; onEvent: Channel<AskStreamEvent> }; result: Answer };
+  stop_answer: { args: Record<string, never>; result: null };
+  suggested_questions: { args: Record<string, never>; result: Array<string> };
+  list_conversations: { args: Record<string, never>; result: Array<ConversationSummary> };
+  open_conversation: { args: { id: number }; result: Array<Turn> };
+  rename_conversation: { args: { id: number; title: string }; result: null };
+  delete_conversation: { args: { id: number }; result: null };
+  answer_markdown: { args: { conversationId: number; turn: number }; result: string };
+  export_answer: { args: { conversationId: number; turn: number; format: ExportFormat }; result: string | null };
+  report_citation: { args: { conversationId: number; turn: number; sentence: string; chunkId: number; label: string }; result: number };
+  model_status: { args: Record<string, never>; result: ModelStatus };
+  get_settings: { args: Record<string, never>; result: Settings };
+  set_settings: { args: { settings: Settings }; result: null };
+  pick_model_file: { args: { kind: ModelKind }; result: string | null };
+  installed_models: { args: Record<string, never>; result: Array<InstalledModel> };
+  view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null }; result: PageView };
+  page_image: { args: { docId: number; page: number; widthPx: number }; result: ArrayBuffer };
+  open_external: { args: { docId: number }; result: null };
+}
+
+export type Command = keyof Commands;
+
+/** The command names, in the order the shell registers them. */
+export const COMMANDS: Command[] = [
+  "library_status",
+  "add_folder_dialog",
+  "add_paths",
+  "remove_folder",
+  "pause_indexing",
+  "resume_indexing",
+  "cancel_indexing",
+  "reindex_all",
+  "list_documents",
+  "ask",
+  "stop_answer",
+  "suggested_questions",
+  "list_conversations",
+  "open_conversation",
+  "rename_conversation",
+  "delete_conversation",
+  "answer_markdown",
+  "export_answer",
+  "report_citation",
+  "model_status",
+  "get_settings",
+  "set_settings",
+  "pick_model_file",
+  "installed_models",
+  "view_page",
+  "page_image",
+  "open_external",
+];
+
+/** Every event the shell sends, with its payload. */
+export interface Events {
+  "library-status": LibraryStatus;
+  "files-dropped": Array<string>;
+  "app-error": AppError;
+}
+
+export type EventName = keyof Events;
