@@ -12,9 +12,13 @@ const [FIELD_STUDY, INSULATION, MEETING] = [DOCS[0], DOCS[1], DOCS[2]];
 
 type Page = Omit<EvidencePage, "label" | "doc_handle">;
 
-function page(doc: MockDoc, pageNo: number, modified: string, passages: EvidencePassage[], extra: Partial<Page> = {}): Page {
+/** A passage as written below; its document and page come from the page it is on. */
+type PassageOnPage = Omit<EvidencePassage, "doc_id" | "page">;
+
+function page(doc: MockDoc, pageNo: number, modified: string, passages: PassageOnPage[], extra: Partial<Page> = {}): Page {
   const score = Math.max(...passages.map((p) => p.score));
-  return { doc_id: doc.doc_id, doc_path: doc.path, doc_title: doc.title, page: pageNo, modified, passages, score, ...extra };
+  const located: EvidencePassage[] = passages.map((p) => ({ ...p, doc_id: doc.doc_id, page: pageNo }));
+  return { doc_id: doc.doc_id, doc_path: doc.path, doc_title: doc.title, page: pageNo, modified, passages: located, score, ...extra };
 }
 
 /** Numbers the documents in order of first appearance, as the backend does per answer. */

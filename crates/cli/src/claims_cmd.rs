@@ -66,7 +66,10 @@ pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
                 doc_title: e["title"].as_str().unwrap_or_default().to_string(),
                 page,
                 modified: String::new(),
-                passages: vec![EvidencePassage { chunk_id: i as i64 + 1, byte_start: 0, byte_end: text.len(), heading_path, text, score: 1.0 }],
+                passages: vec![EvidencePassage {
+                    chunk_id: i as i64 + 1,
+                    span: pagewise_core::span::Span { doc_id: i64::from(handle), page, byte_start: 0, byte_end: text.len() },
+                    heading_path, text, score: 1.0 }],
                 score: 1.0,
                 also_in: Vec::new(),
                 facets: None,

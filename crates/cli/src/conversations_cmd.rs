@@ -120,7 +120,7 @@ pub fn feedback(ctx: &Context_, cmd: FeedbackCmd) -> Result<i32> {
                 claim: &claim,
                 label: "",
                 doc_path: &cited.doc_path,
-                page: cited.page,
+                page: cited.span.page,
                 chunk_id: chunk,
             })?;
             println!("recorded feedback {id}");

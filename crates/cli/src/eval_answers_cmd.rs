@@ -230,8 +230,8 @@ fn score(
     // Every returned citation must name a source of this answer and a page that exists.
     for c in &answer.citations {
         t.citations += 1;
-        let in_sources = answer.sources.iter().any(|s| s.label == c.label && s.page == c.page && s.doc_path == c.doc_path);
-        let page_exists = !engine.page_passages(c.doc_id, c.page)?.is_empty();
+        let in_sources = answer.sources.iter().any(|s| s.label == c.label && s.page == c.span.page && s.doc_path == c.doc_path);
+        let page_exists = !engine.page_passages(c.span.doc_id, c.span.page)?.is_empty();
         t.citations_valid += usize::from(in_sources && page_exists);
     }
     Ok(())

@@ -60,7 +60,7 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
                 "rank": hit.rank,
                 "doc_path": hit.doc_path,
                 "doc_title": hit.doc_title,
-                "page": hit.page,
+                "page": hit.span.page,
                 "score": hit.score,
                 "chunk_id": hit.chunk_id,
                 "text": hit.text,
@@ -72,7 +72,7 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
         } else {
             let snippet: String = hit.text.split_whitespace().collect::<Vec<_>>().join(" ");
             let snippet: String = snippet.chars().take(240).collect();
-            println!("{:>2}. {} · p.{} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.page, hit.score, hit.doc_path.display());
+            println!("{:>2}. {} · p.{} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.span.page, hit.score, hit.doc_path.display());
             if !hit.also_in.is_empty() {
                 let copies: Vec<String> = hit.also_in.iter().map(|p| p.display().to_string()).collect();
                 println!("    also in: {}", copies.join(", "));

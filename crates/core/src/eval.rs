@@ -130,7 +130,7 @@ pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[Sear
             latencies.push(started.elapsed().as_secs_f64() * 1000.0);
             let mut pages: Vec<(String, u32)> = Vec::new();
             for hit in &results.hits {
-                let key = (stem(&hit.doc_path), hit.page);
+                let key = (stem(&hit.doc_path), hit.span.page);
                 if !pages.contains(&key) {
                     pages.push(key);
                 }
@@ -179,7 +179,7 @@ pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[Sear
 
 /// Whether an answer cites a gold evidence page, and whether it cites a gold document at all.
 pub fn answer_cites_gold(answer: &crate::answer::Answer, gold: &[Evidence]) -> (bool, bool) {
-    let cited: Vec<(String, u32)> = answer.citations.iter().map(|c| (stem(&c.doc_path), c.page)).collect();
+    let cited: Vec<(String, u32)> = answer.citations.iter().map(|c| (stem(&c.doc_path), c.span.page)).collect();
     let page = gold.iter().any(|g| cited.iter().any(|(d, p)| *d == g.doc && (*p == g.page || g.page == ANY_PAGE)));
     let doc = gold.iter().any(|g| cited.iter().any(|(d, _)| *d == g.doc));
     (page, doc)
@@ -233,14 +233,14 @@ pub fn dump_candidates(engine: &Reader, questions: &[Question], depth: usize, ba
             .iter()
             .map(|h| {
                 let doc = stem(&h.doc_path);
-                let gold = q.evidence.iter().any(|e| e.doc == doc && (e.page == h.page || e.page == ANY_PAGE));
+                let gold = q.evidence.iter().any(|e| e.doc == doc && (e.page == h.span.page || e.page == ANY_PAGE));
                 let lexical = rank_of(&results.ranking.lexical, h.chunk_id);
                 let vector = rank_of(&results.ranking.vector, h.chunk_id);
                 CandidateRow {
                     chunk_id: h.chunk_id,
-                    doc_id: h.doc_id,
+                    doc_id: h.span.doc_id,
                     doc,
-                    page: h.page,
+                    page: h.span.page,
                     fused: h.score,
                     lexical_rank: lexical.map(|x| x.0),
                     lexical_score: lexical.map(|x| x.1),

@@ -33,6 +33,7 @@ pub mod parse;
 mod pdfium;
 pub mod progress;
 pub mod retrieve;
+pub mod span;
 pub mod text;
 pub mod viewer;
 

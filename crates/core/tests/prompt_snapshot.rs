@@ -20,8 +20,7 @@ fn evidence() -> EvidenceSet {
         modified: "2024-03-02".into(),
         passages: vec![EvidencePassage {
             chunk_id: (handle * 100 + page) as i64,
-            byte_start: 0,
-            byte_end: text.len(),
+            span: pagewise_core::span::Span { doc_id: handle as i64, page, byte_start: 0, byte_end: text.len() },
             heading_path: heading.iter().map(|h| h.to_string()).collect(),
             text: text.into(),
             score: 0.5,

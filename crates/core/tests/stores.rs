@@ -98,5 +98,5 @@ fn a_damaged_vector_file_is_rebuilt_from_sqlite() {
         .search("Kestrel observatory mirror", &SearchParams { mode: pagewise_core::SearchMode::Vector, ..Default::default() })
         .unwrap()
         .hits;
-    assert_eq!(hits[0].page, 3);
+    assert_eq!(hits[0].span.page, 3);
 }

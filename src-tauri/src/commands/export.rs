@@ -69,7 +69,7 @@ pub fn report_citation(
         claim: &sentence,
         label: &label,
         doc_path: &cited.doc_path,
-        page: cited.page,
+        page: cited.span.page,
         chunk_id,
     };
     Ok(FeedbackStore::open(ctx.state.data_dir())?.add(&feedback)?)

@@ -162,7 +162,7 @@ mod tests {
                 doc_title: "Annual report".into(),
                 page: 5,
                 modified: String::new(),
-                passages: vec![EvidencePassage { chunk_id: 1, byte_start: 0, byte_end: text.len(), heading_path: vec![], text: text.into(), score: 1.0 }],
+                passages: vec![EvidencePassage { chunk_id: 1, span: crate::span::Span { doc_id: 1, page: 5, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 }],
                 score: 1.0,
                 also_in: vec![],
                 facets: None,

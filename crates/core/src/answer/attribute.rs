@@ -12,6 +12,7 @@ use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
 use super::lang::Lang;
 use super::support::{source_names, support, ClaimFacts, Support};
 use crate::answer::cite::{Claim, LabelRef};
+use crate::span::Span;
 
 /// A sentence counts as supported by a passage at this blend of term recall (0.7) and
 /// embedding similarity (0.3). Chosen so that a paraphrase sharing half its content words
@@ -22,14 +23,13 @@ pub const SUPPORT_MIN: f32 = 0.45;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Citation {
     pub label: String,
-    pub doc_id: i64,
+    /// Where the quote is: its byte range in the page's extracted text.
+    #[serde(flatten)]
+    #[cfg_attr(feature = "ts", ts(flatten))]
+    pub span: Span,
     pub doc_path: PathBuf,
     pub doc_title: String,
-    pub page: u32,
     pub chunk_id: i64,
-    /// Byte range of the quote in the page's extracted text.
-    pub byte_start: usize,
-    pub byte_end: usize,
     pub quote: String,
     pub support: f32,
     /// Other files with the same content as the cited one.
@@ -42,13 +42,10 @@ impl Citation {
     pub fn of(page: &EvidencePage, passage: &EvidencePassage, range: std::ops::Range<usize>, support: f32) -> Citation {
         Citation {
             label: page.label.clone(),
-            doc_id: page.doc_id,
+            span: passage.span.narrowed(range.clone()),
             doc_path: page.doc_path.clone(),
             doc_title: page.doc_title.clone(),
-            page: page.page,
             chunk_id: passage.chunk_id,
-            byte_start: passage.byte_start + range.start,
-            byte_end: passage.byte_start + range.end,
             quote: passage.text[range].to_string(),
             support,
             also_in: page.also_in.clone(),
@@ -230,8 +227,7 @@ mod tests {
     fn evidence() -> EvidenceSet {
         let passage = |id: i64, text: &str| EvidencePassage {
             chunk_id: id,
-            byte_start: 100,
-            byte_end: 100 + text.len(),
+            span: Span { doc_id: 1, page: 1, byte_start: 100, byte_end: 100 + text.len() },
             heading_path: vec![],
             text: text.into(),
             score: 1.0,
@@ -288,7 +284,7 @@ mod tests {
         assert_eq!(sentences[2].citations[0].label, "Doc1_p4");
         let c = &sentences[0].citations[0];
         assert_eq!(c.quote, "Total revenue was $43.5 billion in fiscal 2023.");
-        assert_eq!((c.byte_start, c.byte_end), (100, 100 + c.quote.len()));
+        assert_eq!((c.span.byte_start, c.span.byte_end), (100, 100 + c.quote.len()));
     }
 
     #[test]

@@ -8,13 +8,15 @@ use serde::Serialize;
 
 use crate::index::DocumentInfo;
 use crate::retrieve::Hit;
+use crate::span::Span;
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvidencePassage {
     pub chunk_id: i64,
-    pub byte_start: usize,
-    pub byte_end: usize,
+    #[serde(flatten)]
+    #[cfg_attr(feature = "ts", ts(flatten))]
+    pub span: Span,
     pub heading_path: Vec<String>,
     pub text: String,
     pub score: f32,
@@ -82,33 +84,32 @@ impl EvidenceSet {
             used += cost;
             let passage = EvidencePassage {
                 chunk_id: hit.chunk_id,
-                byte_start: hit.byte_start,
-                byte_end: hit.byte_end,
+                span: hit.span.clone(),
                 heading_path: hit.heading_path.clone(),
                 text: hit.text.clone(),
                 score: hit.score,
             };
-            if let Some(page) = set.pages.iter_mut().find(|p| p.doc_id == hit.doc_id && p.page == hit.page) {
+            if let Some(page) = set.pages.iter_mut().find(|p| p.doc_id == hit.span.doc_id && p.page == hit.span.page) {
                 page.passages.push(passage);
-                page.passages.sort_by_key(|p| p.byte_start);
+                page.passages.sort_by_key(|p| p.span.byte_start);
                 page.score = page.score.max(hit.score);
                 continue;
             }
             let next = handles.len() as u32 + 1;
-            let handle = *handles.entry(hit.doc_id).or_insert(next);
-            let modified = documents.get(&hit.doc_id).map(|d| date_of(d.mtime_ns)).unwrap_or_default();
+            let handle = *handles.entry(hit.span.doc_id).or_insert(next);
+            let modified = documents.get(&hit.span.doc_id).map(|d| date_of(d.mtime_ns)).unwrap_or_default();
             set.pages.push(EvidencePage {
-                label: label(handle, hit.page),
+                label: label(handle, hit.span.page),
                 doc_handle: handle,
-                doc_id: hit.doc_id,
+                doc_id: hit.span.doc_id,
                 doc_path: hit.doc_path.clone(),
                 doc_title: hit.doc_title.clone(),
-                page: hit.page,
+                page: hit.span.page,
                 modified,
                 passages: vec![passage],
                 score: hit.score,
                 also_in: hit.also_in.clone(),
-                facets: documents.get(&hit.doc_id).and_then(|d| d.facets.clone()),
+                facets: documents.get(&hit.span.doc_id).and_then(|d| d.facets.clone()),
             });
         }
         set
@@ -154,14 +155,11 @@ mod tests {
         Hit {
             rank: 0,
             chunk_id,
-            doc_id,
+            span: Span { doc_id, page, byte_start: chunk_id as usize * 10, byte_end: chunk_id as usize * 10 + 5 },
             doc_path: PathBuf::from(format!("/d/{doc_id}.pdf")),
             doc_title: format!("Doc {doc_id}"),
-            page,
             score: 1.0,
             heading_path: vec![],
-            byte_start: chunk_id as usize * 10,
-            byte_end: chunk_id as usize * 10 + 5,
             text: text.into(),
             also_in: vec![],
         }

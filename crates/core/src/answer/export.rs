@@ -8,15 +8,15 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::span::Span;
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct CitationRecord {
     pub doc_path: PathBuf,
     pub doc_title: String,
-    pub page: u32,
+    #[serde(flatten)]
+    pub span: Span,
     pub chunk_id: i64,
-    pub byte_start: usize,
-    pub byte_end: usize,
     pub quote: String,
 }
 
@@ -64,7 +64,7 @@ fn number_sources(claims: &[SentenceRecord]) -> (Vec<&CitationRecord>, HashMap<(
     let mut order = Vec::new();
     let mut numbers = HashMap::new();
     for c in claims.iter().flat_map(|s| &s.citations) {
-        let key = (c.doc_path.clone(), c.page, c.byte_start);
+        let key = (c.doc_path.clone(), c.span.page, c.span.byte_start);
         if !numbers.contains_key(&key) {
             order.push(c);
             numbers.insert(key, order.len());
@@ -83,7 +83,7 @@ pub fn to_markdown(answer: &AnswerRecord) -> String {
     let mut out = format!("## {}\n\n", one_line(&answer.question));
     let mut body = Vec::new();
     for s in &claims {
-        let mut refs: Vec<usize> = s.citations.iter().filter_map(|c| numbers.get(&(c.doc_path.clone(), c.page, c.byte_start)).copied()).collect();
+        let mut refs: Vec<usize> = s.citations.iter().filter_map(|c| numbers.get(&(c.doc_path.clone(), c.span.page, c.span.byte_start)).copied()).collect();
         refs.dedup();
         let marks: String = refs.iter().map(|n| format!("[{n}]")).collect();
         let flag = if s.status == "unsupported" { " *(not supported by the sources)*" } else { "" };
@@ -99,7 +99,7 @@ pub fn to_markdown(answer: &AnswerRecord) -> String {
                 i + 1,
                 one_line(&c.doc_title),
                 c.doc_path.display(),
-                c.page,
+                c.span.page,
                 one_line(&c.quote)
             ));
         }
@@ -135,9 +135,9 @@ pub fn provenance_csv(answer: &AnswerRecord, index_version: &str, content_hash_o
                 one_line(&answer.question),
                 claim.clone(),
                 c.doc_path.display().to_string(),
-                c.page.to_string(),
-                c.byte_start.to_string(),
-                c.byte_end.to_string(),
+                c.span.page.to_string(),
+                c.span.byte_start.to_string(),
+                c.span.byte_end.to_string(),
                 content_hash_of(&c.doc_path).unwrap_or_default(),
                 model.clone(),
                 index_version.to_string(),

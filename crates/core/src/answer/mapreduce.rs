@@ -32,7 +32,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
             return Err(Error::Interrupted);
         }
     }
-    hits.sort_by_key(|h| (h.doc_id, h.page, h.byte_start));
+    hits.sort_by_key(|h| (h.span.doc_id, h.span.page, h.span.byte_start));
     let whole = EvidenceSet::from_hits(&hits, &tools.documents, usize::MAX, &|t| asker.count_tokens(t));
     let sections = split_sections(&whole, budget);
     let chunk_ids: Vec<i64> = whole.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();

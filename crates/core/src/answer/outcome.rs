@@ -80,7 +80,7 @@ pub(crate) fn ms(since: Instant) -> f64 {
 pub(crate) fn collect_citations(sentences: &[Sentence]) -> Vec<Citation> {
     let mut out: Vec<Citation> = Vec::new();
     for c in sentences.iter().flat_map(|s| &s.citations) {
-        if !out.iter().any(|o| o.label == c.label && o.byte_start == c.byte_start) {
+        if !out.iter().any(|o| o.label == c.label && o.span.byte_start == c.span.byte_start) {
             out.push(c.clone());
         }
     }

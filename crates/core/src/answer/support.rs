@@ -290,7 +290,7 @@ mod tests {
     use super::*;
 
     fn passage(text: &str) -> EvidencePassage {
-        EvidencePassage { chunk_id: 1, byte_start: 0, byte_end: text.len(), heading_path: vec![], text: text.into(), score: 1.0 }
+        EvidencePassage { chunk_id: 1, span: crate::span::Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 }
     }
 
     fn score(claim: &str, text: &str) -> f32 {

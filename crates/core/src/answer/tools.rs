@@ -70,7 +70,7 @@ impl<'a> Toolbox<'a> {
         let params = SearchParams { k, mode, documents: allowed, ..SearchParams::default() };
         match self.engine.search(query, &params) {
             Ok(results) => {
-                let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.page)).collect();
+                let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.span.page)).collect();
                 let observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
                 self.record(tool, input, observation, started);
                 self.last_ranking = Some(results.ranking);
@@ -110,20 +110,7 @@ impl<'a> Toolbox<'a> {
                 let hits: Vec<Hit> = records
                     .into_iter()
                     .enumerate()
-                    .map(|(i, r)| Hit {
-                        rank: i + 1,
-                        chunk_id: r.id,
-                        doc_id: r.doc_id,
-                        doc_path: r.doc_path,
-                        doc_title: r.doc_title,
-                        page: r.page,
-                        score: 0.0,
-                        heading_path: r.heading_path,
-                        byte_start: r.byte_start,
-                        byte_end: r.byte_end,
-                        text: r.text,
-                        also_in: Vec::new(),
-                    })
+                    .map(|(i, r)| Hit::of(i + 1, r, 0.0, Vec::new()))
                     .collect();
                 self.record("read_page", input, format!("{} passages on {} p.{page}", hits.len(), info.title), started);
                 hits
@@ -149,7 +136,7 @@ mod tests {
         let hits = tools.search_docs("who replaced the heat pump", 5, &[]);
         assert!(hits[0].doc_path.ends_with("pumps.md"), "{:?}", hits.iter().map(|h| &h.doc_path).collect::<Vec<_>>());
         assert!(tools.last_query_vector.as_ref().is_some_and(|(q, v)| q == "who replaced the heat pump" && !v.is_empty()));
-        let pumps = hits[0].doc_id;
+        let pumps = hits[0].span.doc_id;
         let page = tools.read_page(pumps, 1);
         assert!(page.iter().any(|h| h.text.contains("Ostara")));
         assert!(tools.read_page(pumps, 7).is_empty(), "a page past the end reads nothing");
@@ -164,7 +151,7 @@ mod tests {
         let scope = scoped.scope.clone().unwrap();
         assert_eq!(scope.len(), 1);
         let hits = scoped.search_docs("who replaced the heat pump", 5, &[]);
-        assert!(hits.iter().all(|h| h.doc_id == scope[0]), "a hit outside the scope");
+        assert!(hits.iter().all(|h| h.span.doc_id == scope[0]), "a hit outside the scope");
         assert!(scoped.search_docs("heat pump", 5, &[pumps]).is_empty(), "a filter outside the scope finds nothing");
         assert!(scoped.steps[1].observation.starts_with("error:"));
     }

@@ -243,8 +243,8 @@ mod tests {
         assert_eq!(reader.page_text(pumps.doc_id, 99).unwrap(), None);
         let passages = reader.page_passages(pumps.doc_id, 1).unwrap();
         assert!(!passages.is_empty());
-        assert!(passages.windows(2).all(|w| w[0].byte_start <= w[1].byte_start), "reading order");
-        assert!(passages.iter().all(|p| text.get(p.byte_start..p.byte_end).is_some()), "passages point into the page text");
+        assert!(passages.windows(2).all(|w| w[0].span.byte_start <= w[1].span.byte_start), "reading order");
+        assert!(passages.iter().all(|p| text.get(p.span.byte_start..p.span.byte_end).is_some()), "passages point into the page text");
         assert_eq!(reader.leading_passages(pumps.doc_id, 1).unwrap().len(), 1);
 
         let viewed = reader.viewed_document(pumps.doc_id).unwrap().unwrap();

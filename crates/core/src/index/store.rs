@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
 use super::MetaKey;
 use crate::error::{Error, Result};
+use crate::span::Span;
 
 /// Bump when the tables or the meaning of stored data change; a mismatch rebuilds everything.
 pub const SCHEMA_VERSION: i64 = 1;
@@ -158,12 +159,9 @@ pub struct VersionRecord {
 #[derive(Debug, Clone)]
 pub struct ChunkRecord {
     pub id: i64,
-    pub doc_id: i64,
+    pub span: Span,
     pub doc_path: PathBuf,
     pub doc_title: String,
-    pub page: u32,
-    pub byte_start: usize,
-    pub byte_end: usize,
     pub heading_path: Vec<String>,
     pub text: String,
     /// The chunk's place in its document and the document's content hash: together they name
@@ -196,12 +194,14 @@ fn chunk_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChunkRecord> {
     let heading: String = r.get(7)?;
     Ok(ChunkRecord {
         id: r.get(0)?,
-        doc_id: r.get(1)?,
+        span: Span {
+            doc_id: r.get(1)?,
+            page: r.get::<_, i64>(4)? as u32,
+            byte_start: r.get::<_, i64>(5)? as usize,
+            byte_end: r.get::<_, i64>(6)? as usize,
+        },
         doc_path: PathBuf::from(r.get::<_, String>(2)?),
         doc_title: r.get(3)?,
-        page: r.get::<_, i64>(4)? as u32,
-        byte_start: r.get::<_, i64>(5)? as usize,
-        byte_end: r.get::<_, i64>(6)? as usize,
         heading_path: serde_json::from_str(&heading).unwrap_or_default(),
         text: r.get(8)?,
         ordinal: r.get(9)?,

@@ -27,10 +27,10 @@ impl Copies {
         }
         let allowed = |doc: i64| scope.is_none_or(|s| s.binary_search(&doc).is_ok());
         let chosen = match list.iter().find(|(doc, _)| allowed(*doc)) {
-            Some((doc, _)) if *doc != found.doc_id => store.chunk_at(*doc, found.ordinal)?.unwrap_or_else(|| found.clone()),
+            Some((doc, _)) if *doc != found.span.doc_id => store.chunk_at(*doc, found.ordinal)?.unwrap_or_else(|| found.clone()),
             _ => found.clone(),
         };
-        let also_in = list.iter().filter(|(doc, _)| *doc != chosen.doc_id).map(|(_, p)| p.clone()).collect();
+        let also_in = list.iter().filter(|(doc, _)| *doc != chosen.span.doc_id).map(|(_, p)| p.clone()).collect();
         Ok((chosen, also_in))
     }
 }

@@ -21,7 +21,9 @@ use serde::Serialize;
 
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
+use crate::index::store::ChunkRecord;
 use crate::index::{LexicalIndex, Store, VectorIndex};
+use crate::span::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -97,18 +99,33 @@ impl Default for SearchParams {
 pub struct Hit {
     pub rank: usize,
     pub chunk_id: i64,
-    pub doc_id: i64,
+    #[serde(flatten)]
+    pub span: Span,
     pub doc_path: PathBuf,
     pub doc_title: String,
-    pub page: u32,
     pub score: f32,
     pub heading_path: Vec<String>,
-    pub byte_start: usize,
-    pub byte_end: usize,
     pub text: String,
     /// Other indexed files with the same content (byte-identical copies).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_in: Vec<PathBuf>,
+}
+
+impl Hit {
+    /// A stored passage as the `rank`-th hit.
+    pub fn of(rank: usize, record: ChunkRecord, score: f32, also_in: Vec<PathBuf>) -> Hit {
+        Hit {
+            rank,
+            chunk_id: record.id,
+            span: record.span,
+            doc_path: record.doc_path,
+            doc_title: record.doc_title,
+            score,
+            heading_path: record.heading_path,
+            text: record.text,
+            also_in,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -222,17 +239,17 @@ impl Retriever<'_> {
         let mut fused = fuse(&lexical, &vector, params.fusion);
         for (id, score) in &mut fused {
             let Some(record) = records.get(id) else { continue };
-            if let Some(rank) = doc_rank.get(&record.doc_id) {
+            if let Some(rank) = doc_rank.get(&record.span.doc_id) {
                 *score += profile_weight / (params.fusion.rrf_k + *rank as f32 + 1.0);
             }
-            if let Some(fit) = routing.fit.get(&record.doc_id) {
+            if let Some(fit) = routing.fit.get(&record.span.doc_id) {
                 *score += params.fusion.route_weight * fit / (params.fusion.rrf_k + 1.0);
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut pages = Vec::new();
         if params.rerank && params.mode == SearchMode::Hybrid && !fused.is_empty() {
-            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.doc_id, r.page))).collect();
+            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.span.doc_id, r.span.page))).collect();
             let question = QuestionTerms::new(query, self.lexical)?;
             pages = rerank::page_candidates(&fused, &page_of, &question, self.store)?;
             let weights = RerankWeights::default();
@@ -241,12 +258,12 @@ impl Retriever<'_> {
             };
             let strong: HashSet<i64> = fused.iter().take(rerank::STRONG_PASSAGES).map(|(id, _)| *id).collect();
             fused = rerank::reorder(fused, &page_of, &pages, &weights, &passage_score);
-            let by_place: HashMap<(i64, i64), i64> = records.values().map(|r| ((r.doc_id, r.ordinal), r.id)).collect();
+            let by_place: HashMap<(i64, i64), i64> = records.values().map(|r| ((r.span.doc_id, r.ordinal), r.id)).collect();
             let next_of: HashMap<i64, i64> = records
                 .values()
                 .filter(|r| rerank::ends_mid_sentence(&r.text))
-                .filter_map(|r| by_place.get(&(r.doc_id, r.ordinal + 1)).map(|next| (r, *next)))
-                .filter(|(r, next)| strong.contains(next) && records.get(next).is_some_and(|n| n.page == r.page))
+                .filter_map(|r| by_place.get(&(r.span.doc_id, r.ordinal + 1)).map(|next| (r, *next)))
+                .filter(|(r, next)| strong.contains(next) && records.get(next).is_some_and(|n| n.span.page == r.span.page))
                 .map(|(r, next)| (r.id, next))
                 .collect();
             fused = rerank::keep_sentences_whole(fused, &next_of);
@@ -254,8 +271,8 @@ impl Retriever<'_> {
         let mut routed_docs: Vec<i64> = Vec::new();
         for (id, _) in &fused {
             if let Some(r) = records.get(id) {
-                if !routed_docs.contains(&r.doc_id) {
-                    routed_docs.push(r.doc_id);
+                if !routed_docs.contains(&r.span.doc_id) {
+                    routed_docs.push(r.span.doc_id);
                 }
             }
         }
@@ -276,20 +293,7 @@ impl Retriever<'_> {
             if !seen.insert(r.id) {
                 continue;
             }
-            hits.push(Hit {
-                rank: hits.len() + 1,
-                chunk_id: id,
-                doc_id: r.doc_id,
-                doc_path: r.doc_path.clone(),
-                doc_title: r.doc_title.clone(),
-                page: r.page,
-                score,
-                heading_path: r.heading_path.clone(),
-                byte_start: r.byte_start,
-                byte_end: r.byte_end,
-                text: r.text.clone(),
-                also_in,
-            });
+            hits.push(Hit::of(hits.len() + 1, r, score, also_in));
             if hits.len() == params.k {
                 break;
             }
