@@ -107,11 +107,7 @@ pub fn feedback(ctx: &Context_, cmd: FeedbackCmd) -> Result<i32> {
         FeedbackCmd::Add { conversation, turn, chunk, claim } => {
             let (question, record) = turn_record(ctx, conversation, turn)?;
             let cited = record
-                .sentences
-                .iter()
-                .flat_map(|s| &s.citations)
-                .chain(&record.citations)
-                .find(|c| c.chunk_id == chunk)
+                .citation_of(chunk)
                 .with_context(|| format!("passage {chunk} is not cited in that answer"))?;
             let id = store.add(&NewFeedback {
                 conversation_id: Some(conversation),

@@ -10,7 +10,7 @@
 //! let engine = Writer::open(config)?;
 //! engine.index_paths(&["assets/sample".into()], true, &Silent, &AtomicBool::new(false))?;
 //! for hit in engine.search("battery pilot", &SearchParams::default())?.hits {
-//!     println!("{} p.{}: {}", hit.doc_title, hit.page, hit.text);
+//!     println!("{} p.{}: {}", hit.doc_title, hit.span.page, hit.text);
 //! }
 //! # Ok::<(), pagewise_core::Error>(())
 //! ```

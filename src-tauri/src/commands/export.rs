@@ -56,11 +56,7 @@ pub fn report_citation(
     let stored = stored_turn(&ctx.state, conversation_id, turn)?;
     let answer = AnswerRecord::from_json(&stored.answer)?;
     let cited = answer
-        .sentences
-        .iter()
-        .flat_map(|s| &s.citations)
-        .chain(&answer.citations)
-        .find(|c| c.chunk_id == chunk_id)
+        .citation_of(chunk_id)
         .ok_or_else(|| AppError::not_found("that citation is not part of this answer"))?;
     let feedback = NewFeedback {
         conversation_id: Some(conversation_id),

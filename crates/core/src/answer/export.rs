@@ -44,6 +44,11 @@ pub struct AnswerRecord {
 }
 
 impl AnswerRecord {
+    /// The citation of passage `chunk_id` in this answer, wherever it is cited.
+    pub fn citation_of(&self, chunk_id: i64) -> Option<&CitationRecord> {
+        self.sentences.iter().flat_map(|s| &s.citations).chain(&self.citations).find(|c| c.chunk_id == chunk_id)
+    }
+
     pub fn from_json(value: &serde_json::Value) -> Result<AnswerRecord> {
         serde_json::from_value(value.clone())
             .map_err(|e| Error::Eval { path: PathBuf::from("stored answer"), message: e.to_string() })

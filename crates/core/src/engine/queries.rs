@@ -132,16 +132,7 @@ pub trait Queries: Access {
 
     /// The documents under any of `paths` (folders or files; canonicalised here).
     fn documents_under(&self, paths: &[PathBuf]) -> Result<Vec<i64>> {
-        self.with_stores(|s| {
-            let mut ids = Vec::new();
-            for p in paths {
-                let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
-                ids.extend(s.store.documents_in_scope(&canonical)?);
-            }
-            ids.sort_unstable();
-            ids.dedup();
-            Ok(ids)
-        })
+        self.with_stores(|s| s.store.documents_under(paths))
     }
 
     /// The stored vectors of these passages (those that have one).

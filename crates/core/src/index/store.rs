@@ -627,6 +627,18 @@ impl Store {
     }
 
     /// Documents whose path is `scope` or lies under it.
+    /// The documents under any of `paths` (folders or files, canonicalised here), sorted.
+    pub fn documents_under(&self, paths: &[PathBuf]) -> Result<Vec<i64>> {
+        let mut ids = Vec::new();
+        for p in paths {
+            let canonical = p.canonicalize().unwrap_or_else(|_| p.clone());
+            ids.extend(self.documents_in_scope(&canonical)?);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(ids)
+    }
+
     pub fn documents_in_scope(&self, scope: &Path) -> Result<Vec<i64>> {
         let exact = path_text(scope);
         let mut prefix = exact.clone();

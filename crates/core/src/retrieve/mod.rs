@@ -336,15 +336,9 @@ impl Retriever<'_> {
         if scope.is_empty() {
             return Ok(None);
         }
-        let mut docs = Vec::new();
-        for s in scope {
-            let canonical = s.canonicalize().unwrap_or_else(|_| s.clone());
-            docs.extend(self.store.documents_in_scope(&canonical)?);
-        }
-        docs.sort_unstable();
-        docs.dedup();
-        Ok(Some(docs))
+        Ok(Some(self.store.documents_under(scope)?))
     }
+
 }
 
 /// Fuses two ranked lists; a list that is empty contributes nothing.
