@@ -22,6 +22,10 @@ if [ "$(uname)" = Linux ]; then
   done
 fi
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+# OCR of scanned pages (English and simplified Chinese).
+for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=""

@@ -7,11 +7,13 @@ fn main() {
     pagewise_core::tune_allocator();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(pagewise_app::PARSE_WORKER_ARG) {
-        let Some(pdfium) = args.get(1) else {
-            eprintln!("usage: pagewise-app {} PDFIUM_LIBRARY", pagewise_app::PARSE_WORKER_ARG);
+        let ocr = !args.iter().any(|a| a == pagewise_core::engine::NO_OCR_ARG);
+        let Some(pdfium) = args.iter().skip(1).find(|a| !a.starts_with("--")) else {
+            eprintln!("usage: pagewise-app {} [--no-ocr] PDFIUM_LIBRARY", pagewise_app::PARSE_WORKER_ARG);
             std::process::exit(2);
         };
-        let served = pagewise_core::isolation::serve(&PathBuf::from(pdfium), Default::default());
+        let limits = pagewise_core::parse::pdf::PdfLimits { ocr, ..Default::default() };
+        let served = pagewise_core::isolation::serve(&PathBuf::from(pdfium), limits);
         std::process::exit(if served.is_ok() { 0 } else { 1 });
     }
     let offer_sample = !args.iter().any(|a| a == "--no-sample");

@@ -13,6 +13,8 @@ pub struct Settings {
     /// A BERT-family embedding model folder; `None` uses the default model.
     pub embed_model: Option<PathBuf>,
     pub gpu_offload: bool,
+    /// Leave scanned pages (no text layer) unread instead of reading them with Tesseract.
+    pub skip_ocr: bool,
     /// Where the index lives; empty means the platform default.
     pub data_dir: String,
     /// The bundled sample folder was offered once; removing it keeps it removed.

@@ -123,9 +123,13 @@ impl AppState {
     /// The engine configuration from the settings: models located, PDFs parsed in worker
     /// processes started from this executable.
     pub fn engine_config(&self) -> Result<EngineConfig, String> {
-        let embed_model = lock(&self.inner.settings).embed_model.clone();
+        let (embed_model, skip_ocr) = {
+            let settings = lock(&self.inner.settings);
+            (settings.embed_model.clone(), settings.skip_ocr)
+        };
         let models = models::locate(Some(&self.inner.data_dir), embed_model.as_deref()).map_err(|e| e.to_string())?;
         let mut config = EngineConfig::new(self.inner.data_dir.clone(), models);
+        config.ocr = !skip_ocr;
         let program = match &self.inner.worker_program {
             Some(program) => program.clone(),
             None => std::env::current_exe().map_err(|e| format!("cannot find this program for the PDF worker: {e}"))?,

@@ -51,6 +51,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     chat_model: flags.has("nomodel") ? null : `${MODEL_DIR}/qwen2.5-3b-instruct-q4_k_m.gguf`,
     embed_model: `${MODEL_DIR}/bge-small-en-v1.5`,
     gpu_offload: false,
+    skip_ocr: false,
     data_dir: "/home/ada/.local/share/pagewise",
   };
 

@@ -23,9 +23,13 @@ pub struct IndexArgs {
     /// Make documents keyword-searchable only; vectors are computed by the next run.
     #[arg(long)]
     no_embed: bool,
-    /// Seconds a single PDF may take to parse before it is skipped.
+    /// Seconds a single PDF page may take to parse (or to read by OCR) before the file is
+    /// skipped.
     #[arg(long, default_value_t = 120)]
     parse_timeout: u64,
+    /// Do not read scanned pages (no text layer) with Tesseract.
+    #[arg(long)]
+    no_ocr: bool,
 }
 
 /// Terminal: a live bar. Otherwise: one plain line per event worth logging.
@@ -156,7 +160,9 @@ pub fn run(ctx: &Context_, args: IndexArgs) -> Result<i32> {
             eprintln!("\nstopping after the current step (Ctrl-C again to quit at once)…");
         })?;
     }
-    let engine = Writer::open(ctx.config(Duration::from_secs(args.parse_timeout))?)?;
+    let mut config = ctx.config(Duration::from_secs(args.parse_timeout))?;
+    config.ocr = !args.no_ocr;
+    let engine = Writer::open(config)?;
     let reporter = Reporter::new(!args.json && std::io::stderr().is_terminal());
     for n in engine.notices() {
         reporter.report(&Progress::Notice { message: n.clone() });

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use pagewise_core::parse::pdf::PdfLimits;
 use pagewise_core::{models, EngineConfig, PdfParsing};
 
 #[derive(Parser)]
@@ -96,6 +97,15 @@ enum Command {
     /// Measure llama.cpp prompt and generation speed on a prompt file (fixed length, greedy).
     #[command(name = "bench-generate")]
     BenchGenerate(tools_cmd::GenerateBenchArgs),
+    /// Write an image-only copy of a PDF (every page a picture, no text layer), as a scanner
+    /// would: for measuring OCR and for testing scanned documents.
+    ImageOnlyCopy {
+        from: PathBuf,
+        to: PathBuf,
+        /// Resolution of the page pictures.
+        #[arg(long, default_value_t = 300)]
+        dpi: u32,
+    },
     /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
     Verify {
         #[arg(long)]
@@ -103,7 +113,12 @@ enum Command {
     },
     /// Internal: the isolated PDF parser process.
     #[command(name = "__parse-worker", hide = true)]
-    ParseWorker { pdfium_lib: PathBuf },
+    ParseWorker {
+        /// Leave pages without a text layer empty instead of reading them with Tesseract.
+        #[arg(long = "no-ocr")]
+        no_ocr: bool,
+        pdfium_lib: PathBuf,
+    },
 }
 
 pub(crate) struct Context_ {
@@ -155,8 +170,9 @@ fn main() {
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
+        Command::ImageOnlyCopy { from, to, dpi } => tools_cmd::image_only_copy(&ctx, &from, &to, dpi),
         Command::Verify { json } => verify(&ctx, json),
-        Command::ParseWorker { pdfium_lib } => pagewise_core::isolation::serve(&pdfium_lib, Default::default())
+        Command::ParseWorker { pdfium_lib, no_ocr } => pagewise_core::isolation::serve(&pdfium_lib, PdfLimits { ocr: !no_ocr, ..PdfLimits::default() })
             .map(|_| 0)
             .map_err(anyhow::Error::from),
     };

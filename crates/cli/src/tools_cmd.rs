@@ -2,7 +2,7 @@
 //! how fast the embedder runs on given texts.
 
 use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -168,5 +168,13 @@ pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
         v.get(v.len() / 2).copied().unwrap_or(0.0)
     };
     println!("{}", serde_json::json!({"median": true, "prompt_tok_s": median(&mut prompt_rates), "gen_tok_s": median(&mut gen_rates)}));
+    Ok(0)
+}
+
+/// `pagewise image-only-copy FROM TO`: every page of FROM as a `dpi` picture, no text layer.
+pub fn image_only_copy(ctx: &Context_, from: &Path, to: &Path, dpi: u32) -> Result<i32> {
+    let pdfium = pagewise_core::models::locate(Some(&ctx.data_dir), None)?.pdfium_lib;
+    let pages = pagewise_core::pdfium::write_image_only_copy(&pdfium, from, to, dpi)?;
+    println!("{}: {pages} pages as {dpi} dpi pictures", to.display());
     Ok(0)
 }

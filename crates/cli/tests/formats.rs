@@ -94,3 +94,31 @@ fn office_web_and_data_formats_are_indexed_and_bombs_are_refused() {
     assert!(top_hit(data.path(), "Grünwald Brücke")["text"].as_str().unwrap().contains("Die Grünwald-Brücke öffnet"));
     assert!(top_hit(data.path(), "Pellworth")["text"].as_str().unwrap().contains("café at Pellworth serves crème brûlée – daily"));
 }
+
+#[test]
+fn chinese_files_in_legacy_encodings_are_searchable_and_garbage_is_refused() {
+    use encoding_rs::{BIG5, GB18030};
+    let docs = tempfile::tempdir().unwrap();
+    let d = docs.path();
+    let (gb, _, _) = GB18030.encode("# 客服流程\n\n客户投诉后三十分钟内，客服团队把最新的标准作业流程向量化入库。错误率从百分之三十八降到了百分之一点二。\n");
+    std::fs::write(d.join("客服流程.txt"), &gb).unwrap();
+    let page = "<html><head><meta charset=\"big5\"><title>倉庫盤點</title></head><body><h1>倉庫盤點</h1><p>北區倉庫在十二月完成盤點，庫存差異率為百分之零點四。</p></body></html>";
+    let (big5, _, _) = BIG5.encode(page);
+    std::fs::write(d.join("warehouse.html"), &big5).unwrap();
+    // Every byte value but NUL, over and over: control characters in any encoding, not text.
+    let noise: Vec<u8> = (1..=255u8).cycle().take(5000).collect();
+    std::fs::write(d.join("noise.txt"), noise).unwrap();
+
+    let data = tempfile::tempdir().unwrap();
+    let summary = index_json(data.path(), &[d]);
+    assert_eq!(summary["indexed"], 2, "{summary:#}");
+    let noise = failed_reason(&summary, "noise.txt").unwrap_or_else(|| panic!("noise not reported: {summary:#}"));
+    assert!(noise.contains("cannot tell the text encoding"), "{noise}");
+
+    let hit = top_hit(data.path(), "错误率降到多少");
+    assert!(hit["doc_path"].as_str().unwrap().ends_with("客服流程.txt"), "{hit}");
+    assert!(hit["text"].as_str().unwrap().contains("百分之一点二"), "{hit}");
+    let hit = top_hit(data.path(), "庫存差異率");
+    assert!(hit["doc_path"].as_str().unwrap().ends_with("warehouse.html"), "{hit}");
+    assert_eq!(hit["doc_title"], "倉庫盤點");
+}

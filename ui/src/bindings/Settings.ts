@@ -10,6 +10,10 @@ chat_model: string | null,
  */
 embed_model: string | null, gpu_offload: boolean, 
 /**
+ * Leave scanned pages (no text layer) unread instead of reading them with Tesseract.
+ */
+skip_ocr: boolean, 
+/**
  * Where the index lives; empty means the platform default.
  */
 data_dir: string, };

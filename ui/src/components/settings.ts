@@ -41,6 +41,7 @@ export function openSettings(): void {
   const chatInput = h("input", { attrs: { type: "text", id: "set-chat", placeholder: "path to a .gguf chat model", spellcheck: "false" } });
   const embedInput = h("input", { attrs: { type: "text", id: "set-embed", placeholder: "path to the embedding model folder", spellcheck: "false" } });
   const gpu = h("input", { attrs: { type: "checkbox", id: "set-gpu" } });
+  const ocr = h("input", { attrs: { type: "checkbox", id: "set-ocr" } });
   const dataDir = h("input", { attrs: { type: "text", id: "set-data", readonly: true } });
 
   const pick = (kind: ModelKind, input: HTMLInputElement) => {
@@ -119,6 +120,7 @@ export function openSettings(): void {
     embedInput.value = s.embed_model ?? "";
     gpu.checked = s.gpu_offload && m.gpu_supported;
     gpu.disabled = !m.gpu_supported;
+    ocr.checked = !s.skip_ocr;
     dataDir.value = s.data_dir;
 
     const chatNote = m.chat_model_problem
@@ -158,6 +160,15 @@ export function openSettings(): void {
         null,
         h("legend", { text: "Data" }),
         field("Data location", "set-data", dataDir, "Index, conversations and settings are stored here. Changes take effect after a restart."),
+        h(
+          "div",
+          { class: "field checkbox-field" },
+          h("label", { attrs: { for: "set-ocr" } }, ocr, " Read scanned pages with OCR"),
+          h("div", {
+            class: "field-note",
+            text: "Pages without a text layer are read with Tesseract (English and Chinese). Applies to files indexed from now on.",
+          }),
+        ),
         h("div", { class: "field" }, reindexBtn, h("div", { class: "field-note", text: "Rebuilds the whole index from your folders." })),
       ),
     );
@@ -172,6 +183,7 @@ export function openSettings(): void {
       chat_model: chatInput.value.trim() || null,
       embed_model: embedInput.value.trim() || null,
       gpu_offload: gpu.checked,
+      skip_ocr: !ocr.checked,
     };
     try {
       await withBusy(saveBtn, () => api.setSettings(next));

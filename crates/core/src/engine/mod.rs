@@ -44,6 +44,8 @@ pub struct EngineConfig {
     pub max_text_bytes: u64,
     /// Files parsed at once (worker processes for PDFs).
     pub parse_workers: usize,
+    /// Read scanned pages (no text layer) with Tesseract when it is installed.
+    pub ocr: bool,
 }
 
 impl EngineConfig {
@@ -57,16 +59,20 @@ impl EngineConfig {
             max_file_bytes: 512 * 1024 * 1024,
             max_text_bytes: 32 * 1024 * 1024,
             parse_workers: std::thread::available_parallelism().map(|n| n.get().min(4)).unwrap_or(1),
+            ocr: true,
         }
     }
 }
+
+/// The worker argument that turns OCR off (before the PDFium library path).
+pub const NO_OCR_ARG: &str = "--no-ocr";
 
 impl EngineConfig {
     /// One parsing lane as configured: a worker process, or PDFium in this process.
     pub fn parser(&self) -> Parser {
         match self.isolated_worker() {
             Ok(worker) => Parser::Isolated(worker),
-            Err(_) => Parser::InProcess { pdfium_lib: self.models.pdfium_lib.clone(), limits: PdfLimits::default() },
+            Err(_) => Parser::InProcess { pdfium_lib: self.models.pdfium_lib.clone(), limits: PdfLimits { ocr: self.ocr, ..PdfLimits::default() } },
         }
     }
 
@@ -77,6 +83,9 @@ impl EngineConfig {
             PdfParsing::InProcess => Err(Error::Worker("no worker process is configured".into())),
             PdfParsing::Worker { program, args, timeout, memory_limit } => {
                 let mut args = args.clone();
+                if !self.ocr {
+                    args.push(NO_OCR_ARG.into());
+                }
                 args.push(self.models.pdfium_lib.to_string_lossy().into_owned());
                 Ok(IsolatedWorker::new(WorkerCommand { program: program.clone(), args, timeout: *timeout, memory_limit: *memory_limit }))
             }

@@ -111,21 +111,29 @@ impl IsolatedWorker {
             let reason = self.reap("exited before the request");
             return Ok(Err(reason));
         }
-        match worker.lines.recv_timeout(self.command.timeout) {
-            Ok(line) => match serde_json::from_str::<Response>(&line) {
-                Ok(Response::Broken(message)) => Err(Error::Worker(message)),
-                Ok(response) => Ok(Ok(response)),
-                Err(e) => {
-                    let reason = self.reap(&format!("sent an unreadable answer ({e})"));
-                    Ok(Err(reason))
+        // The deadline is per step: a page read (by OCR, seconds each) starts it again, so a
+        // long scan finishes while a worker stuck on one page is still stopped.
+        loop {
+            let Some(worker) = self.running.as_mut() else {
+                return Err(Error::Worker("worker did not start".into()));
+            };
+            return match worker.lines.recv_timeout(self.command.timeout) {
+                Ok(line) => match serde_json::from_str::<Response>(&line) {
+                    Ok(Response::Progress(_)) => continue,
+                    Ok(Response::Broken(message)) => Err(Error::Worker(message)),
+                    Ok(response) => Ok(Ok(response)),
+                    Err(e) => {
+                        let reason = self.reap(&format!("sent an unreadable answer ({e})"));
+                        Ok(Err(reason))
+                    }
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    let secs = self.command.timeout.as_secs_f32();
+                    self.reap("");
+                    Ok(Err(format!("parser timed out after {secs:.0} s on one step (file skipped)")))
                 }
-            },
-            Err(RecvTimeoutError::Timeout) => {
-                let secs = self.command.timeout.as_secs_f32();
-                self.reap("");
-                Ok(Err(format!("parser timed out after {secs:.0} s (file skipped)")))
-            }
-            Err(RecvTimeoutError::Disconnected) => Ok(Err(self.reap("crashed"))),
+                Err(RecvTimeoutError::Disconnected) => Ok(Err(self.reap("crashed"))),
+            };
         }
     }
 

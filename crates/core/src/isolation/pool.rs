@@ -34,7 +34,7 @@ impl Parser {
     pub fn parse(&mut self, path: &Path, format: Format, size: u64, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
         if format.needs_isolation() {
             return match self {
-                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits),
+                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, &mut |_| {}),
                 Parser::Isolated(worker) => worker.parse(path, format),
             };
         }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::parse::pdf::PageProgress;
 use crate::parse::{Document, Format};
 use crate::viewer::{PageRender, PageRequest};
 
@@ -28,6 +29,8 @@ impl Request {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Response {
+    /// A page of the file being parsed was read; the parent waits on (OCR takes seconds a page).
+    Progress(PageProgress),
     Parsed(Document),
     Rendered(PageRender),
     /// This file cannot be parsed or rendered; the reason.

@@ -25,20 +25,25 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
         if fault_injection {
             inject_fault(&request);
         }
-        let response = answer(pdfium_lib, limits, &request);
+        let response = answer(pdfium_lib, limits, &request, &mut stdout);
         writeln!(stdout, "{}", encode(&response))?;
         stdout.flush()?;
     }
     Ok(())
 }
 
-fn answer(pdfium_lib: &Path, limits: PdfLimits, request: &Request) -> Response {
+fn answer(pdfium_lib: &Path, limits: PdfLimits, request: &Request, out: &mut impl Write) -> Response {
     match request {
-        Request::Parse { path, format } => match parse_contained(pdfium_lib, path, *format, limits) {
-            Ok(Ok(doc)) => Response::Parsed(doc),
-            Ok(Err(reason)) => Response::Failed(reason),
-            Err(e) => Response::Broken(e.to_string()),
-        },
+        Request::Parse { path, format } => {
+            let mut tell = |p| {
+                let _ = writeln!(out, "{}", encode(&Response::Progress(p))).and_then(|_| out.flush());
+            };
+            match parse_contained(pdfium_lib, path, *format, limits, &mut tell) {
+                Ok(Ok(doc)) => Response::Parsed(doc),
+                Ok(Err(reason)) => Response::Failed(reason),
+                Err(e) => Response::Broken(e.to_string()),
+            }
+        }
         Request::Render { path, page } => match render_view(pdfium_lib, path, page) {
             Ok(rendered) => Response::Rendered(rendered),
             Err(e) => Response::Failed(e.to_string()),

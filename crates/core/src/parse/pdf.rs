@@ -6,28 +6,45 @@ use pdfium_render::prelude::*;
 
 use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure};
 use crate::error::Result;
-use crate::pdfium::with_pdfium;
+use crate::ocr;
+use crate::pdfium::{recognise_page, with_pdfium};
 
 /// Limits that keep one file from exhausting the machine.
 #[derive(Debug, Clone, Copy)]
 pub struct PdfLimits {
     pub max_pages: usize,
     pub max_page_chars: usize,
+    /// Read pages without a text layer with Tesseract (when it is installed).
+    pub ocr: bool,
 }
 
 impl Default for PdfLimits {
     fn default() -> Self {
-        PdfLimits { max_pages: 5_000, max_page_chars: 200_000 }
+        PdfLimits { max_pages: 5_000, max_page_chars: 200_000, ocr: true }
     }
 }
 
 /// Parses a PDF into cleaned page texts. `Ok(Err(reason))` is a file that cannot be indexed;
 /// `Err` is a problem with PDFium itself.
 pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
-    with_pdfium(lib, |pdfium| Ok(parse_loaded(pdfium, path, limits)))
+    parse_pdf_reporting(lib, path, limits, &mut |_| {})
 }
 
-fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits) -> Result<Document, ParseFailure> {
+/// [`parse_pdf`], telling `progress` about each page as it is read (a worker uses it to show
+/// that a long OCR run is alive).
+pub fn parse_pdf_reporting(lib: &Path, path: &Path, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Result<Document, ParseFailure>> {
+    with_pdfium(lib, |pdfium| Ok(parse_loaded(pdfium, path, limits, progress)))
+}
+
+/// One page read: its number, the page count, and whether it was read by OCR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PageProgress {
+    pub page: u32,
+    pub pages: u32,
+    pub ocr: bool,
+}
+
+fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Document, ParseFailure> {
     let document = match pdfium.load_pdf_from_file(path, None) {
         Ok(d) => d,
         Err(e) => return Err(describe_load_error(&e)),
@@ -39,10 +56,25 @@ fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits) -> Result<Docum
     if page_count > limits.max_pages {
         return Err(format!("PDF has {page_count} pages, over the limit of {}", limits.max_pages));
     }
+    let tesseract = if limits.ocr { ocr::tesseract() } else { None };
+    let mut ocr_error = None;
     let mut texts = Vec::with_capacity(page_count);
-    for page in document.pages().iter() {
+    for (i, page) in document.pages().iter().enumerate() {
         let raw = page.text().map(|t| t.all()).unwrap_or_default();
         let mut text = normalise_text(&raw);
+        let mut by_ocr = false;
+        if text.trim().is_empty() {
+            if let Some(tesseract) = tesseract {
+                match recognise_page(tesseract, &page) {
+                    Ok(words) => {
+                        text = normalise_text(&ocr::page_text(&words));
+                        by_ocr = true;
+                    }
+                    Err(e) => ocr_error = Some(e),
+                }
+            }
+        }
+        progress(PageProgress { page: i as u32 + 1, pages: page_count as u32, ocr: by_ocr });
         if text.len() > limits.max_page_chars {
             let mut cut = limits.max_page_chars;
             while !text.is_char_boundary(cut) {
@@ -53,7 +85,13 @@ fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits) -> Result<Docum
         texts.push(text);
     }
     if texts.iter().all(|t| t.trim().is_empty()) {
-        return Err(format!("no text layer ({page_count} pages, scanned or image-only; OCR is not supported)"));
+        let why = match (limits.ocr, tesseract, ocr_error) {
+            (false, _, _) => "OCR is turned off".to_string(),
+            (true, None, _) => "OCR needs Tesseract: install tesseract-ocr".to_string(),
+            (true, Some(_), Some(e)) => format!("OCR failed: {e}"),
+            (true, Some(_), None) => "OCR found no text either".to_string(),
+        };
+        return Err(format!("no text layer ({page_count} pages, scanned or image-only; {why})"));
     }
     remove_running_lines(&mut texts);
     let metadata_title = document

@@ -7,7 +7,8 @@ use pdfium_render::prelude::*;
 use super::locate::{locate_quote, merge_into_lines, CharBox};
 use super::Rect;
 use crate::error::{Error, Result};
-use crate::pdfium::with_pdfium;
+use crate::ocr::{char_boxes, OCR_DPI};
+use crate::pdfium::{recognise_page, with_pdfium};
 
 #[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -88,7 +89,7 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
         let size = page_size(&document, path, page)?;
         let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
         let text = pdf_page.text().map_err(|e| pdf_error(path, e))?;
-        let chars: Vec<CharBox> = text
+        let mut chars: Vec<CharBox> = text
             .chars()
             .iter()
             .filter_map(|c| {
@@ -97,6 +98,15 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
                 Some(CharBox { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value })
             })
             .collect();
+        // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
+        if !quote.is_empty() && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
+            if let Some(words) = crate::ocr::tesseract().and_then(|t| recognise_page(t, &pdf_page).ok()) {
+                chars = char_boxes(&words, OCR_DPI, size.height_pt)
+                    .into_iter()
+                    .map(|c| CharBox { ch: c.ch, left: c.left, bottom: c.bottom, right: c.right, top: c.top })
+                    .collect();
+            }
+        }
         let chosen = locate_quote(&chars, quote);
         Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
     })
