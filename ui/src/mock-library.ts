@@ -43,6 +43,7 @@ function folder(path: string, over: Partial<FolderStatus>): FolderStatus {
     failed: [],
     last_indexed: now() - 3600 * 5,
     error: null,
+    ocr: null,
     ...over,
   };
 }

@@ -98,6 +98,13 @@ impl ProgressSink for Reporter {
                 }
                 self.plain(format!("plan: {to_check} to check, {unchanged} unchanged, {to_remove} gone"), true);
             }
+            Progress::Ocr { path, page, pages } => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                match &self.bar {
+                    Some(b) => b.set_message(format!("OCR {name} p.{page}/{pages}")),
+                    None => self.plain(format!("OCR {name}: page {page} of {pages}"), *page == *pages),
+                }
+            }
             Progress::FileDone { path, outcome, pages, chunks } => {
                 let done = self.files_done.fetch_add(1, Ordering::Relaxed) + 1;
                 let pages_total = self.pages.fetch_add(*pages as u64, Ordering::Relaxed) + *pages as u64;

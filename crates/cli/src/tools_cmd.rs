@@ -43,7 +43,7 @@ pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
     let mut parsers: Vec<Parser> = (0..lanes).map(|_| config.parser()).collect();
     let started = Instant::now();
     let mut results: Vec<Option<Result<Document, String>>> = vec![None; jobs.len()];
-    parse_many(&mut parsers, &jobs, config.max_text_bytes, &AtomicBool::new(false), |i, parsed| {
+    parse_many(&mut parsers, &jobs, config.max_text_bytes, &AtomicBool::new(false), &|_, _| {}, |i, parsed| {
         results[i] = Some(parsed);
         Ok(())
     })?;

@@ -11,6 +11,8 @@ pub enum Progress {
     Notice { message: String },
     Scanned { files: usize },
     Planned { to_check: usize, unchanged: usize, to_remove: usize },
+    /// A scanned page of `path` was read by OCR (seconds a page, so it is worth saying).
+    Ocr { path: PathBuf, page: u32, pages: u32 },
     FileDone { path: PathBuf, outcome: FileOutcome, pages: usize, chunks: usize },
     /// Files up to here are searchable by keyword.
     Committed { files: usize, pages: usize, chunks: usize },

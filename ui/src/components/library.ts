@@ -78,7 +78,10 @@ class FolderRow {
       this.progress.setAttribute("aria-valuemax", "100");
       if (frac !== null) this.progress.setAttribute("aria-valuenow", String(Math.round(frac * 100)));
       else this.progress.removeAttribute("aria-valuenow");
-      this.detail.textContent = folderProgressText(s);
+      // a scanned file takes seconds a page: say which one is being read
+      this.detail.textContent = s.ocr
+        ? `${folderProgressText(s)} · reading scanned ${basename(s.ocr.path)} (OCR), page ${s.ocr.page} of ${s.ocr.pages}`
+        : folderProgressText(s);
     } else if (s.state === "up_to_date") {
       const when = s.last_indexed ? ` · indexed ${formatAgo(s.last_indexed)}` : "";
       this.detail.textContent = `${formatCount(s.files_total, "file")} · ${formatCount(s.pages, "page")}${when}`;

@@ -14,6 +14,7 @@ use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
 use crate::isolation::{parse_many, ParseJob, Parser};
+use crate::parse::pdf::PageProgress;
 use crate::parse::Document;
 use crate::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
 
@@ -159,7 +160,12 @@ impl Stores {
         let mut last_commit = Instant::now();
         let progress = run.progress;
         let (embedder, chunk_params) = (run.embedder, run.chunk_params);
-        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, |i, parsed| {
+        let on_page = |i: usize, p: PageProgress| {
+            if p.ocr {
+                progress.report(&Progress::Ocr { path: to_parse[i].0.path.clone(), page: p.page, pages: p.pages });
+            }
+        };
+        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, &on_page, |i, parsed| {
             let (entry, content_hash) = &to_parse[i];
             let outcome = match parsed {
                 Ok(document) => {

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use super::protocol::{Request, Response};
 use crate::error::{Error, Result};
+use crate::parse::pdf::PageProgress;
 use crate::parse::{Document, Format, ParseFailure};
 use crate::viewer::{PageRender, PageRequest};
 
@@ -76,9 +77,10 @@ impl IsolatedWorker {
 
     /// Parses one file. `Ok(Err(reason))` is a file-level failure (including a crash or
     /// timeout of the worker); `Err` means the worker cannot run at all.
-    pub fn parse(&mut self, path: &Path, format: Format) -> Result<Result<Document, ParseFailure>> {
+    /// `on_page` hears about each PDF page the worker has read.
+    pub fn parse(&mut self, path: &Path, format: Format, on_page: &mut dyn FnMut(PageProgress)) -> Result<Result<Document, ParseFailure>> {
         let request = Request::Parse { path: path.to_path_buf(), format };
-        Ok(match self.exchange(&request)? {
+        Ok(match self.exchange(&request, on_page)? {
             Ok(Response::Parsed(doc)) => Ok(doc),
             Ok(Response::Failed(reason)) => Err(reason),
             Ok(_) => Err("the parser answered something else".into()),
@@ -90,7 +92,7 @@ impl IsolatedWorker {
     /// costs the picture, not the app.
     pub fn render(&mut self, path: &Path, page: PageRequest) -> Result<Result<PageRender, ParseFailure>> {
         let request = Request::Render { path: path.to_path_buf(), page };
-        Ok(match self.exchange(&request)? {
+        Ok(match self.exchange(&request, &mut |_| {})? {
             Ok(Response::Rendered(rendered)) => Ok(rendered),
             Ok(Response::Failed(reason)) => Err(reason),
             Ok(_) => Err("the worker answered something else".into()),
@@ -99,7 +101,7 @@ impl IsolatedWorker {
     }
 
     /// Sends one request; `Ok(Err(reason))` when the worker crashed, hung or garbled.
-    fn exchange(&mut self, request: &Request) -> Result<Result<Response, ParseFailure>> {
+    fn exchange(&mut self, request: &Request, on_page: &mut dyn FnMut(PageProgress)) -> Result<Result<Response, ParseFailure>> {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
@@ -119,7 +121,10 @@ impl IsolatedWorker {
             };
             return match worker.lines.recv_timeout(self.command.timeout) {
                 Ok(line) => match serde_json::from_str::<Response>(&line) {
-                    Ok(Response::Progress(_)) => continue,
+                    Ok(Response::Progress(page)) => {
+                        on_page(page);
+                        continue;
+                    }
                     Ok(Response::Broken(message)) => Err(Error::Worker(message)),
                     Ok(response) => Ok(Ok(response)),
                     Err(e) => {

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::parse::contained::parse_contained;
 use crate::parse::csv::parse_csv;
 use crate::parse::html::parse_html;
-use crate::parse::pdf::PdfLimits;
+use crate::parse::pdf::{PageProgress, PdfLimits};
 use crate::parse::text::parse_text;
 use crate::parse::{Document, Format, ParseFailure};
 
@@ -31,11 +31,19 @@ pub struct ParseJob {
 }
 
 impl Parser {
-    pub fn parse(&mut self, path: &Path, format: Format, size: u64, max_text_bytes: u64) -> Result<Result<Document, ParseFailure>> {
+    /// `on_page` hears about each PDF page as it is read.
+    pub fn parse(
+        &mut self,
+        path: &Path,
+        format: Format,
+        size: u64,
+        max_text_bytes: u64,
+        on_page: &mut dyn FnMut(PageProgress),
+    ) -> Result<Result<Document, ParseFailure>> {
         if format.needs_isolation() {
             return match self {
-                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, &mut |_| {}),
-                Parser::Isolated(worker) => worker.parse(path, format),
+                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, on_page),
+                Parser::Isolated(worker) => worker.parse(path, format, on_page),
             };
         }
         if size > max_text_bytes {
@@ -54,9 +62,17 @@ impl Parser {
 }
 
 /// Parses `jobs` on all `parsers` at once and hands each result to `on_parsed` (on the
-/// calling thread) as it completes. Stops taking new jobs when `cancel` is set; returns
-/// whether it stopped early.
-pub fn parse_many<F>(parsers: &mut [Parser], jobs: &[ParseJob], max_text_bytes: u64, cancel: &AtomicBool, mut on_parsed: F) -> Result<bool>
+/// calling thread) as it completes; `on_page` hears (on the parsing threads) about each PDF
+/// page of job `i` as it is read. Stops taking new jobs when `cancel` is set; returns whether
+/// it stopped early.
+pub fn parse_many<F>(
+    parsers: &mut [Parser],
+    jobs: &[ParseJob],
+    max_text_bytes: u64,
+    cancel: &AtomicBool,
+    on_page: &(dyn Fn(usize, PageProgress) + Sync),
+    mut on_parsed: F,
+) -> Result<bool>
 where
     F: FnMut(usize, Result<Document, ParseFailure>) -> Result<()>,
 {
@@ -76,7 +92,7 @@ where
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
-                let result = parser.parse(&job.path, job.format, job.size, max_text_bytes);
+                let result = parser.parse(&job.path, job.format, job.size, max_text_bytes, &mut |p| on_page(i, p));
                 if tx.send((i, result)).is_err() {
                     break;
                 }

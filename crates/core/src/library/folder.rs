@@ -47,6 +47,16 @@ pub struct FolderStatus {
     /// Unix seconds of the last completed run.
     pub last_indexed: Option<i64>,
     pub error: Option<String>,
+    /// The scanned file being read by OCR now, and how far (OCR takes seconds a page).
+    pub ocr: Option<OcrActivity>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct OcrActivity {
+    pub path: PathBuf,
+    pub page: u32,
+    pub pages: u32,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -81,6 +91,7 @@ impl FolderStatus {
             failed: Vec::new(),
             last_indexed: None,
             error: None,
+            ocr: None,
         }
     }
 
@@ -109,6 +120,7 @@ impl RunTracker {
         status.rate_files_per_s = None;
         status.eta_s = None;
         status.error = None;
+        status.ocr = None;
         RunTracker { started: Instant::now(), embed_started: None, skipped: 0 }
     }
 
@@ -126,7 +138,14 @@ impl RunTracker {
                 self.skipped = *unchanged as u64;
                 false
             }
+            Progress::Ocr { path, page, pages } => {
+                status.ocr = Some(OcrActivity { path: path.clone(), page: *page, pages: *pages });
+                false
+            }
             Progress::FileDone { path, outcome, pages, chunks } => {
+                if status.ocr.as_ref().is_some_and(|o| &o.path == path) {
+                    status.ocr = None;
+                }
                 status.files_done += 1;
                 status.pages += *pages as u64;
                 status.chunks += *chunks as u64;
@@ -175,7 +194,10 @@ mod tests {
         assert_eq!(status.state, FolderState::Indexing);
         run.apply(&mut status, &Progress::Planned { to_check: 3, unchanged: 2, to_remove: 0 });
         assert_eq!((status.files_done, status.files_total), (2, 5));
+        run.apply(&mut status, &Progress::Ocr { path: "/docs/a.pdf".into(), page: 2, pages: 4 });
+        assert_eq!(status.ocr, Some(OcrActivity { path: "/docs/a.pdf".into(), page: 2, pages: 4 }));
         run.apply(&mut status, &Progress::FileDone { path: "/docs/a.pdf".into(), outcome: FileOutcome::Indexed, pages: 4, chunks: 9 });
+        assert_eq!(status.ocr, None, "the scan is done");
         let urgent = run.apply(
             &mut status,
             &Progress::FileDone { path: "/docs/b.pdf".into(), outcome: FileOutcome::Failed { reason: "encrypted".into() }, pages: 0, chunks: 0 },
