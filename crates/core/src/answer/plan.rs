@@ -1,6 +1,8 @@
 //! The deterministic planner for models too small to plan: it recognises questions that
 //! compare or combine (several years, several documents, "compare", "change") and splits them
-//! into sub-queries, and recognises whole-document tasks that need a map-reduce.
+//! into sub-queries, and recognises whole-document tasks that need a map-reduce. The cue words
+//! come in English and CJK; CJK ones stand outside `\b`, which sees no boundary between Han
+//! characters.
 
 use std::sync::OnceLock;
 
@@ -38,14 +40,14 @@ fn whole_document_task(question: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     regex(
         &RE,
-        r"(?i)\b(summari[sz]e|summary of|overview of|give (me )?an overview|main (risks|points|themes|takeaways|topics)|key (risks|points|themes|takeaways|topics)|what (is|are) (this|the|these) (document|report|file)s? about)\b",
+        r"(?i)\b(summari[sz]e|summary of|overview of|give (me )?an overview|main (risks|points|themes|takeaways|topics)|key (risks|points|themes|takeaways|topics)|what (is|are) (this|the|these) (document|report|file)s? about)\b|总结|概括|概述|摘要|主要内容|讲了什么|讲的是什么|(主要|关键|重要)的?(风险|观点|内容|结论|主题)|要約|まとめ|요약|개요",
     )
     .is_match(question)
 }
 
 fn comparison(question: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    regex(&RE, r"(?i)\b(compare[ds]?|comparison|versus|vs\.?|difference between|differ|change[ds]? (from|between|in)|how did .* change|both|each of)\b")
+    regex(&RE, r"(?i)\b(compare[ds]?|comparison|versus|vs\.?|difference between|differ|change[ds]? (from|between|in)|how did .* change|both|each of)\b|比较|对比|相比|比起|区别|差异|有何不同|变化|两者|分别|比較|違い|変化|비교|차이|변화")
         .is_match(question)
 }
 
@@ -164,5 +166,36 @@ mod tests {
     fn summaries_of_a_named_document_are_whole_document_tasks() {
         assert_eq!(plan("Summarise the Globex report", &docs(), None), Plan::WholeDocument { doc_ids: vec![3] });
         assert_eq!(plan("What is ACME's revenue?", &docs(), None), Plan::Direct);
+    }
+
+    fn zh_docs() -> Vec<DocumentInfo> {
+        ["华为年报", "小米年报"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| DocumentInfo {
+                doc_id: i as i64 + 1,
+                path: PathBuf::from(format!("/lib/{n}.pdf")),
+                title: n.to_string(),
+                mtime_ns: 0,
+                page_count: 10,
+                facets: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chinese_cues_plan_like_english_ones() {
+        assert_eq!(plan("总结一下华为年报", &zh_docs(), None), Plan::WholeDocument { doc_ids: vec![1] });
+        assert_eq!(plan("小米年报的主要风险有哪些", &zh_docs(), None), Plan::WholeDocument { doc_ids: vec![2] });
+        let Plan::Decompose { subqueries } = plan("比较华为和小米的研发投入", &zh_docs(), None) else {
+            panic!("expected decomposition")
+        };
+        let groups: Vec<Vec<i64>> = subqueries.iter().map(|s| s.doc_ids.clone()).collect();
+        assert_eq!(groups, vec![vec![1], vec![2]]);
+        let Plan::Decompose { subqueries } = plan("华为2022年到2023年营收有什么变化", &zh_docs(), None) else {
+            panic!("expected decomposition by year")
+        };
+        assert!(subqueries[0].query.contains("2022") && !subqueries[0].query.contains("2023"));
+        assert_eq!(plan("华为的研发投入是多少", &zh_docs(), None), Plan::Direct);
     }
 }
