@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub struct Settings {
     /// A GGUF chat model; `None` uses the default model.
     pub chat_model: Option<PathBuf>,
-    /// A BERT-family embedding model folder; `None` uses the default model.
+    /// An embedding model folder (BERT or XLM-RoBERTa); `None` uses the default model.
     pub embed_model: Option<PathBuf>,
     pub gpu_offload: bool,
     /// Leave scanned pages (no text layer) unread instead of reading them with Tesseract.

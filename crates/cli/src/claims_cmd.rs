@@ -11,7 +11,7 @@ use pagewise_core::answer::attribute::{attribute, SentenceStatus, Vectors};
 use pagewise_core::answer::evidence::{label, EvidencePage, EvidencePassage, EvidenceSet};
 use pagewise_core::answer::support::{source_names, support, ClaimFacts};
 use pagewise_core::answer::cite::Claim;
-use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
+use pagewise_core::embed::{SentenceEmbedder, Embedder, TextRole};
 use serde_json::json;
 
 use crate::Context_;
@@ -31,7 +31,7 @@ pub struct ClaimsBenchArgs {
 
 pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
     let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
-    let embedder = BertEmbedder::load(&models.embedder_dir)?;
+    let embedder = SentenceEmbedder::load(&models.embedder_dir)?;
     let judge = match &args.judge {
         Some(path) => Some(crate::ask_cmd::load_generator(ctx, Some(path), None, None)?),
         None => None,

@@ -28,7 +28,7 @@ struct Cli {
     /// Where the index lives (default: the platform data dir, or $PAGEWISE_DATA_DIR).
     #[arg(long, global = true, env = "PAGEWISE_DATA_DIR")]
     data_dir: Option<PathBuf>,
-    /// A BERT-family embedding model folder (model.safetensors, tokenizer.json, config.json).
+    /// An embedding model folder, BERT or XLM-RoBERTa (model.safetensors, tokenizer.json, config.json).
     #[arg(long, global = true, env = "PAGEWISE_EMBED_MODEL")]
     embed_model: Option<PathBuf>,
     #[command(subcommand)]

@@ -54,6 +54,9 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
             results.total_chunks
         );
     }
+    if let Some(lang) = results.language_gap {
+        eprintln!("note: {}", lang.keyword_search_note());
+    }
     for hit in &results.hits {
         if args.json {
             let mut line = serde_json::json!({

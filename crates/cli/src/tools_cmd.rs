@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::embed::{BertEmbedder, Embedder, TextRole};
+use pagewise_core::embed::{SentenceEmbedder, Embedder, TextRole};
 use std::sync::atomic::AtomicBool;
 
 use pagewise_core::isolation::{parse_many, ParseJob, Parser};
@@ -86,7 +86,7 @@ pub struct EmbedBenchArgs {
 /// Embeds every text as a passage and reports tokens per second (model load excluded).
 pub fn embed_bench(ctx: &Context_, args: EmbedBenchArgs) -> Result<i32> {
     let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
-    let embedder = BertEmbedder::load(&models.embedder_dir)?;
+    let embedder = SentenceEmbedder::load(&models.embedder_dir)?;
     let file = std::fs::File::open(&args.input).with_context(|| args.input.display().to_string())?;
     let mut texts = Vec::new();
     for line in std::io::BufReader::new(file).lines() {

@@ -118,6 +118,11 @@ fn chinese_files_in_legacy_encodings_are_searchable_and_garbage_is_refused() {
     let hit = top_hit(data.path(), "错误率降到多少");
     assert!(hit["doc_path"].as_str().unwrap().ends_with("客服流程.txt"), "{hit}");
     assert!(hit["text"].as_str().unwrap().contains("百分之一点二"), "{hit}");
+    // MiniLM's vocabulary holds a few hundred Han characters: search says it leaned on keywords.
+    let out = run_ok(pagewise(data.path()).args(["search", "错误率降到多少"]));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not read Chinese"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run_ok(pagewise(data.path()).args(["search", "error rate"]));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("leaned on keywords"));
     let hit = top_hit(data.path(), "庫存差異率");
     assert!(hit["doc_path"].as_str().unwrap().ends_with("warehouse.html"), "{hit}");
     assert_eq!(hit["doc_title"], "倉庫盤點");

@@ -26,6 +26,7 @@ pub mod grade;
 pub mod index;
 pub mod ingest;
 pub mod isolation;
+pub mod lang;
 pub mod library;
 pub mod model_catalog;
 pub mod models;

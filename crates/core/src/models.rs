@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 /// Default embedding model folder name inside a models directory.
 pub const DEFAULT_EMBEDDER_DIR: &str = "all-MiniLM-L6-v2";
 
-/// Files a BERT-family embedding model folder must hold.
+/// Files an embedding model folder (BERT or XLM-RoBERTa) must hold.
 const EMBEDDER_FILES: [&str; 3] = ["model.safetensors", "tokenizer.json", "config.json"];
 
 /// The model files this run will use.

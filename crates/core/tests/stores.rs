@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use pagewise_core::chunk::{chunk_document, ChunkParams, TokenCounter};
-use pagewise_core::embed::BertEmbedder;
+use pagewise_core::embed::SentenceEmbedder;
 use pagewise_core::parse::pdf::{parse_pdf, PdfLimits};
 use pagewise_core::progress::Silent;
 use pagewise_core::{models, EngineConfig, Queries, SearchParams, Writer};
@@ -29,7 +29,7 @@ fn index(engine: &Writer, path: &Path) -> pagewise_core::progress::IndexReport {
 #[test]
 fn real_pdf_parses_identically_and_chunks_within_limits() {
     let cfg = config(Path::new("/nonexistent"));
-    let embedder = BertEmbedder::load(&cfg.models.embedder_dir).unwrap();
+    let embedder = SentenceEmbedder::load(&cfg.models.embedder_dir).unwrap();
     let pdf = repo().join("assets/sample/field-guide-solar-2024.pdf");
     let a = parse_pdf(&cfg.models.pdfium_lib, &pdf, PdfLimits::default()).unwrap().unwrap();
     let b = parse_pdf(&cfg.models.pdfium_lib, &pdf, PdfLimits::default()).unwrap().unwrap();

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::evidence::EvidenceSet;
-use super::lang::Lang;
+use crate::lang::Lang;
 use crate::text::{content_terms, cosine, coverage_terms, sentences, term_recall};
 use crate::retrieve::Ranking;
 

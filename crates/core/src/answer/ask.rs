@@ -12,7 +12,7 @@ use super::attribute::{self, AttributionCounts, Citation, Sentence, SentenceStat
 use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
 use super::generator::{GenerationEvent, GenerationRequest, GenerationStats, Generator};
-use super::lang::Lang;
+use crate::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::Toolbox;
@@ -220,6 +220,13 @@ impl Asker<'_> {
                     answer.note = Some("Extractive answer: no language model is loaded; these are the source sentences that best match the question.".into());
                 }
             }
+        }
+        if !self.engine.embedder().covers(Lang::of(&query)) {
+            let gap = Lang::of(&query).keyword_search_note();
+            answer.note = Some(match answer.note.take() {
+                Some(n) => format!("{n} {gap}"),
+                None => gap.to_string(),
+            });
         }
         answer.steps = tools.steps;
         answer.timings.total_ms = ms(started);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
-use super::lang::Lang;
+use crate::lang::Lang;
 use super::support::{source_names, support, ClaimFacts, Support};
 use crate::answer::cite::{Claim, LabelRef};
 use crate::span::Span;

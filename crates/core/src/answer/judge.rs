@@ -5,7 +5,7 @@
 
 use super::evidence::EvidenceSet;
 use super::generator::{ChatMessage, Generator};
-use super::lang::Lang;
+use crate::lang::Lang;
 use super::prompt::{self, answer_messages, fill};
 
 const CLAIM_CHECK_EN: &str = include_str!("../../prompts/claim_check_en.txt");

@@ -23,7 +23,7 @@ const MAX_SECTIONS: usize = 6;
 
 pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
     let started = Instant::now();
-    let lang = super::lang::Lang::of(task);
+    let lang = crate::lang::Lang::of(task);
     let budget = asker.evidence_tokens();
     // The passages most relevant to the task within the documents, put back in reading order.
     let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids);

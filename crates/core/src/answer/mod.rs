@@ -12,7 +12,6 @@ pub mod extractive;
 pub mod generator;
 pub mod guard;
 pub mod judge;
-pub mod lang;
 pub mod numbers;
 pub mod outcome;
 pub mod llama;

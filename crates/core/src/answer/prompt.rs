@@ -3,7 +3,7 @@
 use super::evidence::EvidenceSet;
 use super::generator::{ChatMessage, Role};
 use super::guard;
-use super::lang::Lang;
+use crate::lang::Lang;
 
 const ANSWER_SYSTEM: &str = include_str!("../../prompts/answer_system.txt");
 const ANSWER_USER: &str = include_str!("../../prompts/answer_user.txt");

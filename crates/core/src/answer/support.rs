@@ -96,7 +96,7 @@ impl ClaimFacts {
             }
         }
         let claim = strip_lead_in(claim);
-        let cjk = matches!(super::lang::Lang::of(claim), super::lang::Lang::Zh | super::lang::Lang::Ja | super::lang::Lang::Ko);
+        let cjk = matches!(crate::lang::Lang::of(claim), crate::lang::Lang::Zh | crate::lang::Lang::Ja | crate::lang::Lang::Ko);
         ClaimFacts { terms: terms_of(claim, cjk), figures, years: years(claim), names, cjk, ranks: ranks(claim) }
     }
 

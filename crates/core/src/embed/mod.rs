@@ -1,13 +1,18 @@
-//! Text → vectors. `BertEmbedder` runs any BERT-family safetensors model with candle; the
-//! trait lets the logic around embedding be tested without a model.
+//! Text → vectors. `SentenceEmbedder` runs a BERT or XLM-RoBERTa safetensors model with
+//! candle; the trait lets the logic around embedding be tested without a model.
 
-mod bert;
 mod config;
+mod coverage;
+mod encoder;
+mod sentence;
 
-pub use bert::BertEmbedder;
 pub use config::{Pooling, SentenceConfig};
+pub use coverage::ScriptCoverage;
+pub use encoder::Architecture;
+pub use sentence::SentenceEmbedder;
 
 use crate::error::Result;
+use crate::lang::Lang;
 
 /// Whether text is a search query or a passage; some models (e5, bge) embed them differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +27,10 @@ pub trait Embedder: Send + Sync {
     fn dimensions(&self) -> usize;
     /// Unit-length vectors, one per input, in input order.
     fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>>;
+    /// Whether text in `lang` gets meaningful vectors; search leans on keywords where not.
+    fn covers(&self, _lang: Lang) -> bool {
+        true
+    }
 }
 
 pub(crate) fn l2_normalise(v: &mut [f32]) {

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::embed::BertEmbedder;
+use crate::embed::SentenceEmbedder;
 use crate::error::Result;
 use crate::index::store::{ChunkRecord, StoredFailure, VersionRecord, SCHEMA_VERSION};
 use crate::index::{DocumentInfo, LexicalIndex, MetaKey, Store, VectorIndex};
@@ -28,7 +28,7 @@ pub(crate) mod sealed {
     pub trait Access {
         fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T>;
         fn engine_config(&self) -> &EngineConfig;
-        fn shared_embedder(&self) -> &std::sync::Arc<BertEmbedder>;
+        fn shared_embedder(&self) -> &std::sync::Arc<SentenceEmbedder>;
     }
 }
 
@@ -77,7 +77,7 @@ pub trait Queries: Access {
         &self.engine_config().data_dir
     }
 
-    fn embedder(&self) -> &BertEmbedder {
+    fn embedder(&self) -> &SentenceEmbedder {
         self.shared_embedder()
     }
 

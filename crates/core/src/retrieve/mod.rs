@@ -20,6 +20,7 @@ pub use routing::Routing;
 use serde::Serialize;
 
 use crate::embed::{Embedder, TextRole};
+use crate::lang::Lang;
 use crate::error::{Error, Result};
 use crate::index::store::ChunkRecord;
 use crate::index::{LexicalIndex, Store, VectorIndex};
@@ -149,7 +150,15 @@ pub struct SearchResults {
     /// The query's embedding, so that a caller that needs it again does not embed twice.
     #[serde(skip)]
     pub query_vector: Option<Vec<f32>>,
+    /// The question's language when the embedding model does not cover it: search then
+    /// leaned on keywords.
+    pub language_gap: Option<Lang>,
 }
+
+/// The vector list's share of its usual fusion weight when the embedding model does not read
+/// the question's language. On the Chinese written questions with MiniLM, hybrid recall@1 was
+/// 0.875 at the full weight, 0.950 at a fifth and 0.925 without vectors (README.md).
+pub const UNCOVERED_VECTOR_SHARE: f32 = 0.2;
 
 /// Candidates kept per retriever in [`SearchResults::ranking`].
 pub const RANKING_KEPT: usize = 50;
@@ -185,6 +194,14 @@ impl Retriever<'_> {
         let routing = if params.route { self.route(query, user_scope.as_deref())? } else { Routing::default() };
         let scope_docs = routing.narrow(user_scope);
         let candidates = params.candidates.max(params.k);
+        // An embedding model that cannot read the question's script gives near-random
+        // vectors; they then only break ties between keyword matches.
+        let lang = Lang::of(query);
+        let language_gap = (params.mode != SearchMode::Lexical && !self.embedder.covers(lang)).then_some(lang);
+        let fusion = match language_gap {
+            Some(_) => Fusion { vector_weight: params.fusion.vector_weight * UNCOVERED_VECTOR_SHARE, ..params.fusion },
+            None => params.fusion,
+        };
 
         // The query embedding is the slow part; keyword and document search run beside it.
         let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty();
@@ -222,7 +239,7 @@ impl Retriever<'_> {
         let plain_lexical: Vec<(i64, f32)> = lexical.iter().take(RANKING_KEPT).copied().collect();
         let mut lexical = lexical;
         if params.expand && params.mode == SearchMode::Hybrid {
-            let first: Vec<i64> = fuse(&lexical, &vector, params.fusion).iter().take(expand::FEEDBACK_PASSAGES).map(|x| x.0).collect();
+            let first: Vec<i64> = fuse(&lexical, &vector, fusion).iter().take(expand::FEEDBACK_PASSAGES).map(|x| x.0).collect();
             let passages = self.store.chunks_by_ids(&first)?;
             let texts: Vec<&str> = first.iter().filter_map(|id| passages.get(id).map(|r| r.text.as_str())).collect();
             let words = expand::feedback_words(query, &texts, self.lexical)?;
@@ -234,16 +251,16 @@ impl Retriever<'_> {
         ids.sort_unstable();
         ids.dedup();
         let records = self.store.chunks_by_ids(&ids)?;
-        let profile_weight = if params.mode == SearchMode::Hybrid { params.fusion.document_weight } else { 0.0 };
+        let profile_weight = if params.mode == SearchMode::Hybrid { fusion.document_weight } else { 0.0 };
         let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
-        let mut fused = fuse(&lexical, &vector, params.fusion);
+        let mut fused = fuse(&lexical, &vector, fusion);
         for (id, score) in &mut fused {
             let Some(record) = records.get(id) else { continue };
             if let Some(rank) = doc_rank.get(&record.span.doc_id) {
-                *score += profile_weight / (params.fusion.rrf_k + *rank as f32 + 1.0);
+                *score += profile_weight / (fusion.rrf_k + *rank as f32 + 1.0);
             }
             if let Some(fit) = routing.fit.get(&record.span.doc_id) {
-                *score += params.fusion.route_weight * fit / (params.fusion.rrf_k + 1.0);
+                *score += fusion.route_weight * fit / (fusion.rrf_k + 1.0);
             }
         }
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -310,6 +327,7 @@ impl Retriever<'_> {
             documents: document_order,
             pages,
             query_vector,
+            language_gap,
         })
     }
 

@@ -1,25 +1,29 @@
-//! A BERT-family sentence embedder on candle: tokenise, sort by length so batches carry
-//! little padding, run the encoder, pool (mean or CLS), L2-normalise.
+//! A sentence embedder on candle: tokenise, sort by length so batches carry little padding,
+//! run the encoder (BERT or XLM-RoBERTa), pool (mean or CLS), L2-normalise.
 
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use super::config::{Pooling, SentenceConfig};
+use super::coverage::ScriptCoverage;
+use super::encoder::{Architecture, Encoder};
 use super::{l2_normalise, Embedder, TextRole};
 use crate::chunk::TokenCounter;
 use crate::error::{Error, Result};
+use crate::lang::Lang;
 
 /// Texts per forward pass, and the padded-token budget of one batch.
 const BATCH_TEXTS: usize = 32;
 const BATCH_TOKENS: usize = 8192;
 
-pub struct BertEmbedder {
+pub struct SentenceEmbedder {
     dir: PathBuf,
-    model: BertModel,
+    model: Encoder,
+    architecture: Architecture,
+    coverage: ScriptCoverage,
     tokenizer: Tokenizer,
     /// Without truncation or padding: counts must see the whole text.
     counting_tokenizer: Tokenizer,
@@ -48,17 +52,22 @@ fn pick_device() -> Device {
     Device::Cpu
 }
 
-impl BertEmbedder {
+impl SentenceEmbedder {
     /// How many query texts this embedder has embedded (for checking that a question is
     /// embedded once).
     pub fn queries_embedded(&self) -> u64 {
         self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub fn load(dir: &Path) -> Result<BertEmbedder> {
+    pub fn load(dir: &Path) -> Result<SentenceEmbedder> {
         let config_bytes = std::fs::read(dir.join("config.json")).map_err(|e| Error::io(dir.join("config.json"), e))?;
-        let config: Config = serde_json::from_slice(&config_bytes).map_err(|e| embed_err(dir, format!("config.json: {e}")))?;
-        let sentence = SentenceConfig::read(dir, config.max_position_embeddings);
+        let device = pick_device();
+        let weights = dir.join("model.safetensors");
+        // SAFETY: the weights file is memory-mapped read-only; Pagewise never writes to it.
+        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
+            .map_err(|e| embed_err(dir, format!("model.safetensors: {e}")))?;
+        let loaded = Encoder::load(dir, &config_bytes, vb)?;
+        let sentence = SentenceConfig::read(dir, loaded.max_tokens);
         let mut tokenizer =
             Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| embed_err(dir, format!("tokenizer.json: {e}")))?;
         let mut counting_tokenizer = tokenizer.clone();
@@ -66,21 +75,26 @@ impl BertEmbedder {
         counting_tokenizer.with_truncation(None).map_err(|e| embed_err(dir, format!("truncation: {e}")))?;
         // Shipped tokenizers often pad every input to a fixed length, which wastes most of
         // the compute on padding; pad to the longest text in the batch instead.
-        tokenizer.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..Default::default() }));
+        // The pad token is the model's own (XLM-RoBERTa pads with 1, and its position ids
+        // count from the pad index), whatever the shipped padding settings say.
+        let pad_token = tokenizer.id_to_token(loaded.pad_token_id).unwrap_or_else(|| "[PAD]".into());
+        tokenizer.with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            pad_id: loaded.pad_token_id,
+            pad_token,
+            ..Default::default()
+        }));
         tokenizer
             .with_truncation(Some(TruncationParams { max_length: sentence.max_seq_length, ..Default::default() }))
             .map_err(|e| embed_err(dir, format!("truncation: {e}")))?;
-        let device = pick_device();
-        let weights = dir.join("model.safetensors");
-        // SAFETY: the weights file is memory-mapped read-only; Pagewise never writes to it.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
-            .map_err(|e| embed_err(dir, format!("model.safetensors: {e}")))?;
-        let model = BertModel::load(vb, &config).map_err(|e| embed_err(dir, format!("not a BERT-family model: {e}")))?;
-        let dimensions = config.hidden_size;
+        let coverage = ScriptCoverage::of(&counting_tokenizer);
+        let dimensions = loaded.hidden_size;
         let model_id = fingerprint(dir, &config_bytes, &weights, &sentence)?;
-        Ok(BertEmbedder {
+        Ok(SentenceEmbedder {
             dir: dir.to_path_buf(),
-            model,
+            model: loaded.encoder,
+            architecture: loaded.architecture,
+            coverage,
             tokenizer,
             counting_tokenizer,
             config: sentence,
@@ -93,6 +107,14 @@ impl BertEmbedder {
 
     pub fn sentence_config(&self) -> &SentenceConfig {
         &self.config
+    }
+
+    pub fn architecture(&self) -> Architecture {
+        self.architecture
+    }
+
+    pub fn coverage(&self) -> ScriptCoverage {
+        self.coverage
     }
 
     fn forward(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
@@ -110,8 +132,7 @@ impl BertEmbedder {
             .map_err(|e| err(&e))?;
         let input_ids = Tensor::stack(&ids, 0).map_err(|e| err(&e))?;
         let mask = Tensor::stack(&masks, 0).map_err(|e| err(&e))?;
-        let token_type_ids = input_ids.zeros_like().map_err(|e| err(&e))?;
-        let hidden = self.model.forward(&input_ids, &token_type_ids, Some(&mask)).map_err(|e| err(&e))?;
+        let hidden = self.model.forward(&input_ids, &mask).map_err(|e| err(&e))?;
         let pooled = match self.config.pooling {
             Pooling::Cls => hidden.narrow(1, 0, 1).and_then(|t| t.squeeze(1)),
             Pooling::Mean => mask.to_dtype(DType::F32).and_then(|m| {
@@ -144,13 +165,17 @@ fn fingerprint(dir: &Path, config: &[u8], weights: &Path, sentence: &SentenceCon
     Ok(format!("{name}@{}", &hasher.finalize().to_hex()[..16]))
 }
 
-impl Embedder for BertEmbedder {
+impl Embedder for SentenceEmbedder {
     fn model_id(&self) -> &str {
         &self.model_id
     }
 
     fn dimensions(&self) -> usize {
         self.dimensions
+    }
+
+    fn covers(&self, lang: Lang) -> bool {
+        self.coverage.covers(lang)
     }
 
     fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>> {
@@ -183,7 +208,7 @@ impl Embedder for BertEmbedder {
     }
 }
 
-impl TokenCounter for BertEmbedder {
+impl TokenCounter for SentenceEmbedder {
     fn count(&self, text: &str) -> usize {
         self.counting_tokenizer.encode_fast(text, false).map(|e| e.len()).unwrap_or(text.len() / 3)
     }

@@ -66,6 +66,16 @@ impl Lang {
         }
     }
 
+    /// Said when the embedding model cannot read this language (never for English).
+    pub fn keyword_search_note(self) -> &'static str {
+        match self {
+            Lang::En => "",
+            Lang::Zh => "Search leaned on keywords: the embedding model does not read Chinese.",
+            Lang::Ja => "Search leaned on keywords: the embedding model does not read Japanese.",
+            Lang::Ko => "Search leaned on keywords: the embedding model does not read Korean.",
+        }
+    }
+
     pub fn all() -> [Lang; 4] {
         [Lang::En, Lang::Zh, Lang::Ja, Lang::Ko]
     }
