@@ -58,3 +58,67 @@ fn an_image_only_pdf_is_read_by_ocr_and_answers_like_its_original() {
     // The quote is near the top third of page 3 in the original; so is its highlight.
     assert!(rects[0].y < 0.4, "{rects:?}");
 }
+
+/// A PDF with one page per `(media_box, rotate, text position, text)`, written by hand so the
+/// page geometry is exactly what the test says.
+fn pdf_with_pages(pages: &[([i32; 4], u32, (i32, i32), &str)]) -> Vec<u8> {
+    let mut objects: Vec<String> = vec![String::new(), String::new()]; // catalog, page tree
+    objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".into());
+    let mut kids = Vec::new();
+    for (media, rotate, (x, y), text) in pages {
+        let stream = format!("BT /F1 12 Tf {x} {y} Td ({text}) Tj ET");
+        objects.push(format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()));
+        let contents = objects.len();
+        objects.push(format!(
+            "<< /Type /Page /Parent 2 0 R /MediaBox [{} {} {} {}] /Rotate {rotate} /Resources << /Font << /F1 3 0 R >> >> /Contents {contents} 0 R >>",
+            media[0], media[1], media[2], media[3]
+        ));
+        kids.push(format!("{} 0 R", objects.len()));
+    }
+    objects[0] = "<< /Type /Catalog /Pages 2 0 R >>".into();
+    objects[1] = format!("<< /Type /Pages /Kids [{}] /Count {} >>", kids.join(" "), kids.len());
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
+    out
+}
+
+#[test]
+fn text_on_offset_and_rotated_pages_is_read_not_called_missing() {
+    let docs = tempfile::tempdir().unwrap();
+    // A page box below the origin, and a landscape-rotated page whose text sits above the
+    // rotated height: both hold text that the page's (0, 0, width, height) rectangle misses.
+    let pdf = pdf_with_pages(&[
+        ([0, -792, 612, 0], 0, (72, -100), "Offset page: the Tarnwick boiler was serviced in May."),
+        ([0, 0, 612, 792], 90, (72, 700), "Rotated page: the Quellmoor chiller runs at 6 degrees."),
+    ]);
+    std::fs::write(docs.path().join("boxes.pdf"), pdf).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    // Without OCR, which would otherwise read the rendered page and hide a missed text layer.
+    let summary = json(&run_ok(pagewise(data.path()).args(["index", "--json", "--no-ocr", "--no-embed"]).arg(docs.path())));
+    assert_eq!(summary["indexed"], 1, "{summary:#}");
+    for (word, page) in [("Tarnwick", 1), ("Quellmoor", 2)] {
+        let out = run_ok(pagewise(data.path()).args(["search", word, "--json", "--k", "1", "--mode", "lexical"]));
+        let hit = json_lines(&out).into_iter().next().unwrap_or_else(|| panic!("no hit for {word}"));
+        assert_eq!(hit["page"], page, "{hit}");
+    }
+    // Highlights sit where the text is shown: near the top left of the offset page, and at the
+    // right edge of the turned page (its text runs down the page).
+    let pdfium = pagewise_core::models::locate(None, None).unwrap().pdfium_lib;
+    let pdf = docs.path().join("boxes.pdf");
+    let (rects, _) = pagewise_core::viewer::highlight_rects(&pdfium, &pdf, 1, "the Tarnwick boiler was serviced").unwrap();
+    assert!(!rects.is_empty());
+    assert!(rects.iter().all(|r| r.x > 0.1 && r.x < 0.35 && r.y > 0.05 && r.y < 0.2), "{rects:?}");
+    let (rects, _) = pagewise_core::viewer::highlight_rects(&pdfium, &pdf, 2, "the Quellmoor chiller").unwrap();
+    assert!(!rects.is_empty());
+    assert!(rects.iter().all(|r| r.x > 0.8 && r.x + r.w <= 1.0 && r.y > 0.1 && r.y + r.h < 0.9), "{rects:?}");
+}

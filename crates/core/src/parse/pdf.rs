@@ -60,7 +60,7 @@ fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits, progress: &mut 
     let mut ocr_error = None;
     let mut texts = Vec::with_capacity(page_count);
     for (i, page) in document.pages().iter().enumerate() {
-        let raw = page.text().map(|t| t.all()).unwrap_or_default();
+        let raw = text_layer(&page);
         let mut text = normalise_text(&raw);
         let mut by_ocr = false;
         if text.trim().is_empty() {
@@ -101,6 +101,21 @@ fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits, progress: &mut 
     let pages: Vec<Page> = texts.into_iter().map(|text| Page { text }).collect();
     let title = choose_title(metadata_title.as_deref(), &pages, path);
     Ok(Document { format: Format::Pdf, title, pages })
+}
+
+/// All of a page's text layer. pdfium-render's `all()` bounds the text by (0, 0, width,
+/// height), which misses every character on a page whose box does not start at the origin,
+/// and text above the rotated height on a rotated page (text coordinates are unrotated): such
+/// pages were refused as "no text layer". The media box is where a page's text lives; text
+/// that lies wholly outside it is still the file's text, so it is read character by character.
+fn text_layer(page: &PdfPage) -> String {
+    let Ok(text) = page.text() else { return String::new() };
+    let bounds = page.boundaries().media().map(|b| b.bounds).unwrap_or_else(|_| page.page_size());
+    let in_box = text.inside_rect(bounds);
+    if !in_box.trim().is_empty() || text.is_empty() {
+        return in_box;
+    }
+    text.chars().iter().filter_map(|c| c.unicode_string()).collect()
 }
 
 fn describe_load_error(e: &PdfiumError) -> String {

@@ -5,6 +5,7 @@ use std::path::Path;
 use pdfium_render::prelude::*;
 
 use super::locate::{locate_quote, merge_into_lines, CharBox};
+use super::page_frame::PageFrame;
 use super::Rect;
 use crate::error::{Error, Result};
 use crate::ocr::{char_boxes, OCR_DPI};
@@ -89,13 +90,14 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
         let size = page_size(&document, path, page)?;
         let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
         let text = pdf_page.text().map_err(|e| pdf_error(path, e))?;
+        let frame = frame_of(&pdf_page);
         let mut chars: Vec<CharBox> = text
             .chars()
             .iter()
             .filter_map(|c| {
                 let ch = c.unicode_char()?;
                 let b = c.loose_bounds().ok()?;
-                Some(CharBox { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value })
+                Some(frame.show(CharBox { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value }))
             })
             .collect();
         // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
@@ -110,6 +112,24 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
         let chosen = locate_quote(&chars, quote);
         Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
     })
+}
+
+/// Where the page's text sits on the shown page: its crop box (the media box when it has
+/// none) and its rotation.
+fn frame_of(page: &PdfPage<'_>) -> PageFrame {
+    let boundaries = page.boundaries();
+    let bounds = boundaries.crop().or_else(|_| boundaries.media()).map(|b| b.bounds).unwrap_or_else(|_| page.page_size());
+    let quarter_turns = match page.rotation() {
+        Ok(PdfPageRenderRotation::Degrees90) => 1,
+        Ok(PdfPageRenderRotation::Degrees180) => 2,
+        Ok(PdfPageRenderRotation::Degrees270) => 3,
+        _ => 0,
+    };
+    PageFrame {
+        origin: (bounds.left().value, bounds.bottom().value),
+        size: (bounds.width().value, bounds.height().value),
+        quarter_turns,
+    }
 }
 
 fn page_index(path: &Path, page: u32) -> Result<i32> {
