@@ -10,6 +10,7 @@ import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen as tauriListen } from "@tauri-apps/api/event";
 import type { Command, Commands, EventName, Events } from "./bindings/contract";
 import { toCommandError } from "./errors";
+import { t } from "./i18n";
 import type { Answer, AppError, AskStreamEvent, ExportFormat, LibraryStatus, ModelKind, Settings, Timings, Turn } from "./types";
 
 export { CommandError, errorKind, errorText, isStopped, toCommandError } from "./errors";
@@ -64,7 +65,7 @@ export async function ask(
 ): Promise<Answer> {
   const a = await call("ask", { question, conversationId, scope, onEvent: new Channel<AskStreamEvent>(onEvent) });
   const answer = normalizeAnswer(a);
-  if (!answer) throw toCommandError("The answer could not be read");
+  if (!answer) throw toCommandError(t("api.answerUnreadable"));
   return answer;
 }
 

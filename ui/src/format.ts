@@ -1,4 +1,6 @@
-// Pure formatting helpers (unit-tested in node).
+// Pure formatting helpers (unit-tested in node), in the page's language (./i18n).
+
+import { formatNumber, t, tn } from "./i18n";
 
 /** Shortens a title to at most `max` characters, ending with an ellipsis. */
 export function shorten(title: string, max = 28): string {
@@ -19,36 +21,31 @@ export function basename(path: string): string {
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "–";
   const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
+  if (s < 60) return t("time.seconds", { s });
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  if (m < 60) return t("time.minutesSeconds", { m, s: String(s % 60).padStart(2, "0") });
   const hrs = Math.floor(m / 60);
-  return `${hrs}h ${String(m % 60).padStart(2, "0")}m`;
+  return t("time.hoursMinutes", { h: hrs, m: String(m % 60).padStart(2, "0") });
 }
 
 export function formatRate(rate: number | null): string | null {
   if (rate === null || !Number.isFinite(rate)) return null;
-  if (rate >= 10) return `${Math.round(rate)} files/s`;
-  return `${rate.toFixed(1)} files/s`;
-}
-
-export function formatCount(n: number, singular: string, plural = singular + "s"): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? singular : plural}`;
+  return t("progress.filesPerSecond", { rate: rate >= 10 ? Math.round(rate) : rate.toFixed(1) });
 }
 
 /** Relative time for unix seconds, e.g. "5 min ago", falling back to a date. */
 export function formatAgo(unixSecs: number, now = Date.now() / 1000): string {
   const d = now - unixSecs;
-  if (d < 45) return "just now";
-  if (d < 3600) return `${Math.round(d / 60)} min ago`;
-  if (d < 86400) return `${Math.round(d / 3600)} h ago`;
-  if (d < 86400 * 7) return `${Math.round(d / 86400)} d ago`;
+  if (d < 45) return t("time.justNow");
+  if (d < 3600) return t("time.minutesAgo", { n: Math.round(d / 60) });
+  if (d < 86400) return t("time.hoursAgo", { n: Math.round(d / 3600) });
+  if (d < 86400 * 7) return t("time.daysAgo", { n: Math.round(d / 86400) });
   return new Date(unixSecs * 1000).toISOString().slice(0, 10);
 }
 
 export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+  if (ms < 1000) return t("time.ms", { n: Math.round(ms) });
+  return t("time.s", { n: (ms / 1000).toFixed(ms < 10000 ? 2 : 1) });
 }
 
 export function folderProgressText(f: {
@@ -63,15 +60,15 @@ export function folderProgressText(f: {
 }): string {
   const parts: string[] = [];
   if (f.state === "embedding") {
-    parts.push(`${f.embedded.toLocaleString("en-US")}/${f.embed_total.toLocaleString("en-US")} vectors`);
-    parts.push(formatCount(f.pages, "page"));
+    parts.push(t("progress.vectors", { done: formatNumber(f.embedded), total: formatNumber(f.embed_total) }));
+    parts.push(tn("count.pages", f.pages));
   } else {
-    parts.push(`${f.files_done.toLocaleString("en-US")}/${f.files_total.toLocaleString("en-US")} files`);
-    parts.push(formatCount(f.pages, "page"));
+    parts.push(t("progress.files", { done: formatNumber(f.files_done), total: formatNumber(f.files_total) }));
+    parts.push(tn("count.pages", f.pages));
     const r = formatRate(f.rate_files_per_s);
     if (r) parts.push(r);
   }
-  if (f.eta_s !== null && Number.isFinite(f.eta_s)) parts.push(`ETA ${formatDuration(f.eta_s)}`);
+  if (f.eta_s !== null && Number.isFinite(f.eta_s)) parts.push(t("progress.eta", { duration: formatDuration(f.eta_s) }));
   return parts.join(" · ");
 }
 
@@ -114,16 +111,9 @@ export function splitByteRange(
   return [dec.decode(bytes.subarray(0, s)), dec.decode(bytes.subarray(s, e)), dec.decode(bytes.subarray(e))];
 }
 
-const KIND_LABELS: Record<string, string> = {
-  "annual-report": "annual report",
-  "quarterly-report": "quarterly report",
-  "current-report": "current report",
-  "earnings-release": "earnings release",
-  contract: "contract",
-  paper: "paper",
-  handbook: "handbook",
-  minutes: "minutes",
-};
+/** Document kinds the page has words for; any other kind is left out of the summary. */
+const KINDS = ["annual-report", "quarterly-report", "current-report", "earnings-release", "contract", "paper", "handbook", "minutes"] as const;
+const isKnownKind = (k: string): k is (typeof KINDS)[number] => (KINDS as readonly string[]).includes(k);
 
 /** "Best Buy Co., Inc. · annual report · 2023" from a document's extracted facets. */
 export function facetsSummary(
@@ -140,10 +130,9 @@ export function facetsSummary(
   if (!f) return "";
   const parts: string[] = [];
   if (f.organisation) parts.push(f.organisation);
-  const kind = KIND_LABELS[f.kind];
-  if (kind) parts.push(kind);
+  if (isKnownKind(f.kind)) parts.push(t(`kind.${f.kind}`));
   const { year, quarter, date } = f.period;
-  if (year !== null && quarter !== null) parts.push(`${year} Q${quarter}`);
+  if (year !== null && quarter !== null) parts.push(t("facets.yearQuarter", { year, quarter }));
   else if (year !== null) parts.push(String(year));
   else if (date) parts.push(date);
   if (f.language && f.language !== "und" && f.language !== "en") parts.push(f.language);

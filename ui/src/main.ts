@@ -5,11 +5,12 @@
 import "./styles.css";
 import * as api from "./api";
 import { button, h, icon } from "./dom";
+import { initLocale, t, tn } from "./i18n";
 import { createChat } from "./components/chat";
 import { createConversationsPanel } from "./components/conversations";
 import { createLibraryPanel, refreshLibrary } from "./components/library";
 import { closeTopLayer, hasLayers } from "./components/modal";
-import { openSettings } from "./components/settings";
+import { openSettings, reopenSettingsAfterReload } from "./components/settings";
 import { createSourcesPanel } from "./components/sources";
 import { toast, toastError } from "./components/toast";
 import { showTooltip } from "./components/tooltip";
@@ -37,12 +38,12 @@ function openCitation(c: Citation, a: Answer): void {
   docIdForCitation(c, a)
     .then((docId) => {
       if (docId === null) {
-        toast(`“${c.doc_title}” is no longer in the library.`, "error");
+        toast(t("app.citationGone", { title: c.doc_title }), "error");
         return;
       }
       openViewer({ docId, page: c.page, byteStart: c.byte_start, byteEnd: c.byte_end });
     })
-    .catch((e) => toastError(e, "Could not open the cited page"));
+    .catch((e) => toastError(e, t("app.openCitationFailed")));
 }
 
 function openSource(p: EvidencePage): void {
@@ -63,13 +64,13 @@ function build(mock: boolean): void {
   const settingsBtn = button("", () => openSettings(), {
     class: "btn ghost settings-button",
     testid: "settings-button",
-    title: "Settings",
+    title: t("common.settings"),
   });
-  settingsBtn.append(icon("gear", 16), "Settings");
+  settingsBtn.append(icon("gear", 16), t("common.settings"));
 
   const sidebar = h(
     "nav",
-    { class: "sidebar", attrs: { "aria-label": "Library and conversations" } },
+    { class: "sidebar", attrs: { "aria-label": t("app.navLabel") } },
     h("div", { class: "brand" }, h("span", { class: "brand-mark", text: "P" }), h("span", { class: "brand-name", text: "Pagewise" })),
     h(
       "div",
@@ -103,7 +104,7 @@ function build(mock: boolean): void {
   const overlay = h(
     "div",
     { class: "drop-overlay", attrs: { "aria-hidden": "true" } },
-    h("div", { class: "drop-box" }, icon("plus", 28), h("div", { text: "Drop files or folders here to add them to the library" })),
+    h("div", { class: "drop-box" }, icon("plus", 28), h("div", { text: t("app.dropHint") })),
   );
   overlay.hidden = true;
   document.body.appendChild(overlay);
@@ -128,15 +129,15 @@ function build(mock: boolean): void {
     e.preventDefault();
     if (mock) {
       const n = e.dataTransfer?.files.length ?? 0;
-      toast(`Adding ${n} ${n === 1 ? "item" : "items"}`, "info");
+      toast(tn("app.addingItems", n), "info");
     }
   });
 
   // ---------------------------------------------------------- backend events & initial state
-  void api.onLibraryStatus(setLibrary).catch((e) => toastError(e, "Could not subscribe to library status"));
+  void api.onLibraryStatus(setLibrary).catch((e) => toastError(e, t("app.libraryStatusSubscribeFailed")));
   void api
     .onFilesDropped((paths) => {
-      toast(`Adding ${paths.length} ${paths.length === 1 ? "item" : "items"}`, "info");
+      toast(tn("app.addingItems", paths.length), "info");
       void refreshLibrary();
     })
     .catch((e) => toastError(e));
@@ -147,7 +148,7 @@ function build(mock: boolean): void {
   api
     .modelStatus()
     .then(setModelStatus)
-    .catch((e) => toastError(e, "Could not read model status"));
+    .catch((e) => toastError(e, t("app.modelStatusFailed")));
 
   if (mock) {
     document.body.classList.add("mock-backend");
@@ -155,6 +156,7 @@ function build(mock: boolean): void {
   }
 
   chat.focusInput();
+  reopenSettingsAfterReload();
 }
 
 /**
@@ -182,6 +184,7 @@ async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
 }
 
 async function start(): Promise<void> {
+  initLocale(); // before anything is drawn: components read their texts as they build
   // `import.meta.env.DEV` first, so production builds drop the import (and the mock)
   const mock = import.meta.env.DEV && !("__TAURI_INTERNALS__" in window);
   if (mock) (await import("./dev-backend")).installMockBackend();

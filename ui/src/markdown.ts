@@ -9,10 +9,12 @@
 //
 // Safety rules:
 // - links render as plain text "text (url)" — never an <a>, never navigated;
-// - images render as the text "[image: alt]" — never an <img>, never fetched;
+// - images render as the text "[image: alt]" (in the page's language) — never an <img>, never fetched;
 // - raw HTML is not interpreted: it ends up as literal text;
 // - mount() only creates tags from a fixed allow-list and sets no attributes
 //   other than `start` on <ol>.
+
+import { t } from "./i18n";
 
 export type MdNode =
   | { tag: "#text"; text: string }
@@ -26,7 +28,7 @@ export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
   "strong", "em", "code", "br", "span",
 ]);
 
-const text = (t: string): MdNode => ({ tag: "#text", text: t });
+const text = (s: string): MdNode => ({ tag: "#text", text: s });
 const el = (tag: BlockTag | InlineTag, children: MdNode[] = []): MdNode => ({ tag, children });
 
 // ------------------------------------------------------------------ inline
@@ -93,7 +95,7 @@ export function parseInline(src: string): MdNode[] {
     if (c === "!" && src[i + 1] === "[") {
       const link = parseLinkAt(src, i + 1);
       if (link) {
-        push(text(`[image: ${plainText(parseInline(link.label)) || link.url}]`));
+        push(text(t("markdown.image", { alt: plainText(parseInline(link.label)) || link.url })));
         i = link.end;
         continue;
       }

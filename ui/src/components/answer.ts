@@ -4,6 +4,7 @@
 import * as api from "../api";
 import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
 import { basename, formatMs, shorten } from "../format";
+import { t, tn } from "../i18n";
 import { renderInline, renderMarkdown } from "../markdown";
 import { citationKey, selectTurn, state, type UiTurn } from "../store";
 import type { Answer, Citation, EvidencePage, ExportFormat, Sentence, Step } from "../types";
@@ -15,13 +16,6 @@ export interface AnswerDeps {
   openSource: (p: EvidencePage) => void;
   retry: (question: string) => void;
 }
-
-const MODE_LABEL: Record<string, string> = {
-  generated: "generated",
-  extractive: "extractive (evidence sentences)",
-  abstained: "not covered",
-  map_reduce: "summarised over many passages",
-};
 
 export class TurnView {
   readonly el: HTMLElement;
@@ -94,13 +88,13 @@ export class TurnView {
     }
     replaceChildren(
       this.evidenceEl,
-      h("div", { class: "live-evidence-title", text: "From the sources" }),
+      h("div", { class: "live-evidence-title", text: t("answer.fromSources") }),
       h(
         "ul",
         { class: "live-evidence-list" },
         quotes.map((q) => {
           const c = q.citations[0];
-          const where = c ? `${shorten(c.doc_title || basename(c.doc_path))} · p.${c.page}` : "";
+          const where = c ? `${shorten(c.doc_title || basename(c.doc_path))} · ${t("common.pageShort", { page: c.page })}` : "";
           return h(
             "li",
             { testid: "live-evidence-quote" },
@@ -139,32 +133,32 @@ export class TurnView {
     const last = this.turn.steps[n - 1];
     const live = this.turn.state === "streaming" && last ? ` · ${last.tool}` : "";
     const total = this.turn.steps.reduce((a, s) => a + (s.ms || 0), 0);
-    this.traceSummary.textContent = `${n} ${n === 1 ? "step" : "steps"}${live}${
+    this.traceSummary.textContent = `${tn("answer.steps", n)}${live}${
       this.turn.state !== "streaming" && total ? ` · ${formatMs(total)}` : ""
     }`;
   }
 
   /** Full re-render for the current state. */
   render(): void {
-    const t = this.turn;
-    this.answerEl.dataset.state = t.state;
-    this.answerEl.setAttribute("aria-busy", String(t.state === "streaming"));
+    const turn = this.turn;
+    this.answerEl.dataset.state = turn.state;
+    this.answerEl.setAttribute("aria-busy", String(turn.state === "streaming"));
     this.updateTraceSummary();
     this.setProgress();
-    this.setSelected(state.selectedTurn === t);
+    this.setSelected(state.selectedTurn === turn);
     this.showEvidence();
 
-    if (t.state === "streaming") {
+    if (turn.state === "streaming") {
       this.setTraceOpen(true);
       this.textEl.classList.add("streaming");
       if (!this.streamNode) {
         replaceChildren(
           this.textEl,
-          t.streamText
-            ? t.streamText
-            : h("span", { class: "thinking" }, h("span", { class: "spinner small" }), " Searching your documents…"),
+          turn.streamText
+            ? turn.streamText
+            : h("span", { class: "thinking" }, h("span", { class: "spinner small" }), ` ${t("answer.searching")}`),
         );
-        if (t.streamText) {
+        if (turn.streamText) {
           this.streamNode = this.textEl.firstChild as Text;
           this.textEl.append(h("span", { class: "caret", attrs: { "aria-hidden": "true" } }));
         }
@@ -177,43 +171,43 @@ export class TurnView {
     this.textEl.classList.remove("streaming");
     this.streamNode = null;
 
-    if (t.state === "stopped") {
-      replaceChildren(this.textEl, h("p", { class: "muted stopped-note", testid: "stopped-note", text: "Stopped." }));
+    if (turn.state === "stopped") {
+      replaceChildren(this.textEl, h("p", { class: "muted stopped-note", testid: "stopped-note", text: t("answer.stopped") }));
       replaceChildren(
         this.footer,
         h(
           "div",
           { class: "answer-actions" },
-          button("Ask again", () => this.deps.retry(t.question), { class: "btn small" }),
+          button(t("answer.askAgain"), () => this.deps.retry(turn.question), { class: "btn small" }),
         ),
       );
       return;
     }
 
-    if (t.state === "error") {
+    if (turn.state === "error") {
       replaceChildren(
         this.textEl,
-        h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: t.error ?? "Something went wrong." })),
+        h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: turn.error ?? t("answer.somethingWrong") })),
       );
       replaceChildren(
         this.footer,
         h(
           "div",
           { class: "answer-actions" },
-          button("Retry", () => this.deps.retry(t.question), { class: "btn small" }),
+          button(t("answer.retry"), () => this.deps.retry(turn.question), { class: "btn small" }),
         ),
       );
       return;
     }
 
-    const a = t.answer!;
+    const a = turn.answer!;
     clear(this.textEl);
     if (a.abstained) {
       this.textEl.appendChild(
         h(
           "div",
           { class: "abstained-notice", testid: "abstained-notice", attrs: { role: "note" } },
-          h("strong", { text: "The documents do not cover this." }),
+          h("strong", { text: t("answer.notCovered") }),
         ),
       );
     }
@@ -226,7 +220,7 @@ export class TurnView {
       this.textEl.appendChild(
         a.answer.trim()
           ? h("div", { class: "md" }, renderMarkdown(a.answer)) // stored before sentences were recorded
-          : h("p", { class: "muted", text: t.stopped ? "Stopped before an answer was written." : "No answer was produced." }),
+          : h("p", { class: "muted", text: turn.stopped ? t("answer.stoppedBeforeAnswer") : t("answer.noAnswer") }),
       );
     }
     if (a.abstained && a.sources.length) {
@@ -234,15 +228,15 @@ export class TurnView {
         h(
           "div",
           { class: "nearest" },
-          h("h3", { class: "nearest-title", text: "Nearest passages" }),
+          h("h3", { class: "nearest-title", text: t("answer.nearest") }),
           h("ul", { class: "nearest-list" }, a.sources.map((p) => this.nearestItem(p))),
         ),
       );
     }
     // a stopped answer is checked and stored, and its note says so; our own line only
     // where the backend left no note
-    if (t.stopped && !a.note) {
-      this.textEl.appendChild(h("p", { class: "note", text: "Stopped — this answer may be incomplete." }));
+    if (turn.stopped && !a.note) {
+      this.textEl.appendChild(h("p", { class: "note", text: t("answer.stoppedIncomplete") }));
     }
     if (a.note) this.textEl.appendChild(h("p", { class: "note", text: a.note }));
     this.renderFooter(a);
@@ -253,7 +247,7 @@ export class TurnView {
     const b = h(
       "button",
       { class: "nearest-item", attrs: { type: "button" }, title: p.doc_path },
-      h("span", { class: "nearest-head", text: `${p.doc_title || basename(p.doc_path)} · p.${p.page}` }),
+      h("span", { class: "nearest-head", text: `${p.doc_title || basename(p.doc_path)} · ${t("common.pageShort", { page: p.page })}` }),
       passage ? h("span", { class: "nearest-text", text: snippet(passage.text, 220) }) : null,
     );
     b.addEventListener("click", () => this.deps.openSource(p));
@@ -293,9 +287,9 @@ export class TurnView {
     const span = h("span", { class: `sentence status-${s.status}` });
     span.appendChild(renderInline(text));
     if (s.status === "unsupported") {
-      span.appendChild(h("span", { class: "unsupported-note", text: " (not supported by the sources)" }));
+      span.appendChild(h("span", { class: "unsupported-note", text: t("answer.unsupported") }));
     } else if (s.status === "not_covered") {
-      span.appendChild(h("span", { class: "unsupported-note", text: " (not covered by the sources)" }));
+      span.appendChild(h("span", { class: "unsupported-note", text: t("answer.notCoveredBySources") }));
     }
     for (const c of s.citations) span.append(" ", this.chip(c, idx, s, a));
     return span;
@@ -310,46 +304,46 @@ export class TurnView {
         testid: "citation-chip",
         data: { label: c.label, page: c.page, "chunk-id": c.chunk_id },
         attrs: { type: "button" },
-        title: `${title}, page ${c.page}${c.quote ? `\n“${c.quote}”` : ""}`,
+        title: `${t("common.titlePage", { title, page: c.page })}${c.quote ? `\n“${c.quote}”` : ""}`,
       },
-      h("span", { class: "chip-text", text: `${shorten(title)} · p.${c.page}` }),
+      h("span", { class: "chip-text", text: `${shorten(title)} · ${t("common.pageShort", { page: c.page })}` }),
     );
     chip.addEventListener("click", () => this.deps.openCitation(c, a));
-    attachTooltip(chip, () => `${title} · page ${c.page}`, () => (c.quote ? `“${c.quote}”` : ""));
+    attachTooltip(chip, () => t("answer.chipTooltip", { title, page: c.page }), () => (c.quote ? `“${c.quote}”` : ""));
 
     const key = citationKey(idx, c.chunk_id, c.label);
-    const t = this.turn;
-    const canReport = t.conversationId !== null && t.turnIndex !== null;
+    const turn = this.turn;
+    const canReport = turn.conversationId !== null && turn.turnIndex !== null;
     const flag = h("button", {
       class: "chip-flag",
       testid: "citation-flag",
       attrs: {
         type: "button",
-        "aria-label": `Report: ${title} p.${c.page} does not support this sentence`,
+        "aria-label": t("answer.reportAria", { title, page: c.page }),
       },
-      title: canReport ? "Does not support this" : "Reporting is available once the answer is saved",
+      title: canReport ? t("answer.reportTitle") : t("answer.reportLater"),
     });
     const markReported = () => {
       flag.disabled = true;
       flag.classList.add("reported");
-      flag.textContent = "reported";
-      flag.title = "Reported: does not support this";
+      flag.textContent = t("answer.reported");
+      flag.title = t("answer.reportedTitle");
       flag.dataset.reported = "true";
     };
-    if (t.reported.has(key)) markReported();
+    if (turn.reported.has(key)) markReported();
     else {
       flag.appendChild(icon("flag", 12));
       flag.disabled = !canReport;
       flag.addEventListener("click", async () => {
-        if (t.conversationId === null || t.turnIndex === null) return;
+        if (turn.conversationId === null || turn.turnIndex === null) return;
         try {
           await withBusy(flag, () =>
-            api.reportCitation(t.conversationId!, t.turnIndex!, s.text, c.chunk_id, c.label),
+            api.reportCitation(turn.conversationId!, turn.turnIndex!, s.text, c.chunk_id, c.label),
           );
-          t.reported.add(key);
+          turn.reported.add(key);
           markReported();
         } catch (e) {
-          toastError(e, "Could not report");
+          toastError(e, t("answer.reportFailed"));
         }
       });
     }
@@ -357,26 +351,26 @@ export class TurnView {
   }
 
   private renderFooter(a: Answer): void {
-    const t = this.turn;
-    const saved = t.conversationId !== null && t.turnIndex !== null;
+    const turn = this.turn;
+    const saved = turn.conversationId !== null && turn.turnIndex !== null;
     const copyBtn = button("", (e) => void this.copy(e.currentTarget as HTMLButtonElement, a), {
       class: "btn small ghost",
-      title: "Copy answer as Markdown with citations",
+      title: t("answer.copyTitle"),
     });
-    copyBtn.append(icon("copy", 14), h("span", { text: "Copy" }));
+    copyBtn.append(icon("copy", 14), h("span", { text: t("answer.copy") }));
     const exportMd = button("", (e) => void this.export(e.currentTarget as HTMLButtonElement, "markdown"), {
       class: "btn small ghost",
-      title: saved ? "Export as Markdown file" : "Export is available once the answer is saved",
+      title: saved ? t("answer.exportMarkdownTitle") : t("answer.exportLater"),
     });
-    exportMd.append(icon("download", 14), "Export Markdown");
+    exportMd.append(icon("download", 14), t("answer.exportMarkdown"));
     const exportCsv = button("", (e) => void this.export(e.currentTarget as HTMLButtonElement, "csv"), {
       class: "btn small ghost",
-      title: saved ? "Export citations as CSV" : "Export is available once the answer is saved",
+      title: saved ? t("answer.exportCsvTitle") : t("answer.exportLater"),
     });
-    exportCsv.append(icon("download", 14), "Export CSV");
+    exportCsv.append(icon("download", 14), t("answer.exportCsv"));
     exportMd.disabled = exportCsv.disabled = !saved;
 
-    const meta: string[] = [MODE_LABEL[a.mode] ?? a.mode];
+    const meta: string[] = [t(`answer.mode.${a.mode}`)];
     if (a.timings?.total_ms) meta.push(formatMs(a.timings.total_ms));
     if (a.model) meta.push(basename(a.model));
     replaceChildren(
@@ -387,32 +381,32 @@ export class TurnView {
   }
 
   private async copy(btn: HTMLButtonElement, a: Answer): Promise<void> {
-    const t = this.turn;
+    const turn = this.turn;
     try {
       const md = await withBusy(btn, async () =>
-        t.conversationId !== null && t.turnIndex !== null
-          ? api.answerMarkdown(t.conversationId, t.turnIndex)
+        turn.conversationId !== null && turn.turnIndex !== null
+          ? api.answerMarkdown(turn.conversationId, turn.turnIndex)
           : localMarkdown(a),
       );
       await copyText(md);
       const label = btn.querySelector("span");
       if (label) {
-        label.textContent = "Copied";
-        window.setTimeout(() => (label.textContent = "Copy"), 1500);
+        label.textContent = t("answer.copied");
+        window.setTimeout(() => (label.textContent = t("answer.copy")), 1500);
       }
     } catch (e) {
-      toastError(e, "Could not copy");
+      toastError(e, t("answer.copyFailed"));
     }
   }
 
   private async export(btn: HTMLButtonElement, format: ExportFormat): Promise<void> {
-    const t = this.turn;
-    if (t.conversationId === null || t.turnIndex === null) return;
+    const turn = this.turn;
+    if (turn.conversationId === null || turn.turnIndex === null) return;
     try {
-      const path = await withBusy(btn, () => api.exportAnswer(t.conversationId!, t.turnIndex!, format));
-      if (path) toast(`Saved to ${path}`, "success");
+      const path = await withBusy(btn, () => api.exportAnswer(turn.conversationId!, turn.turnIndex!, format));
+      if (path) toast(t("answer.savedTo", { path }), "success");
     } catch (e) {
-      toastError(e, "Could not export");
+      toastError(e, t("answer.exportFailed"));
     }
   }
 }
@@ -440,17 +434,17 @@ function stepItem(s: Step): HTMLElement {
         h("span", { class: "step-brief", text: snippet(oneLine, 90) }),
         h("span", { class: "step-ms", text: formatMs(s.ms) }),
       ),
-      h("div", { class: "step-label", text: "Input" }),
+      h("div", { class: "step-label", text: t("answer.stepInput") }),
       h("pre", { class: "step-input", text: input }),
-      s.observation ? h("div", { class: "step-label", text: "Observation" }) : null,
+      s.observation ? h("div", { class: "step-label", text: t("answer.stepObservation") }) : null,
       s.observation ? h("pre", { class: "step-observation", text: s.observation }) : null,
     ),
   );
 }
 
 export function snippet(text: string, max: number): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length > max ? t.slice(0, max - 1).trimEnd() + "…" : t;
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1).trimEnd() + "…" : flat;
 }
 
 /** Markdown for Copy when the backend cannot produce it (unsaved answer). */
@@ -492,5 +486,5 @@ export async function copyText(text: string): Promise<void> {
     ta.remove();
     prev?.focus();
   }
-  if (!ok) throw new Error("The clipboard is not available");
+  if (!ok) throw new Error(t("answer.clipboardUnavailable"));
 }

@@ -2,6 +2,7 @@
 
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
+import { t } from "../i18n";
 import {
   bus,
   newUid,
@@ -45,11 +46,11 @@ export function createChat(deps: ChatDeps): Chat {
   };
 
   // ------------------------------------------------------------ header & banner
-  const title = h("h1", { class: "chat-title", text: "New chat" });
+  const title = h("h1", { class: "chat-title", text: t("chat.newChat") });
   const header = h("header", { class: "chat-header" }, title, deps.sourcesToggle);
 
   const bannerText = h("span", { class: "banner-text" });
-  const bannerBtn = button("Settings…", () => deps.openSettings(), { class: "btn small" });
+  const bannerBtn = button(t("chat.settingsButton"), () => deps.openSettings(), { class: "btn small" });
   const banner = h(
     "div",
     { class: "banner warn", testid: "model-banner", attrs: { role: "status" } },
@@ -65,7 +66,7 @@ export function createChat(deps: ChatDeps): Chat {
       bannerText.textContent = "";
       bannerText.append(
         h("strong", { text: problem }),
-        h("span", { text: " — answers will be extractive: evidence sentences with citations; search works." }),
+        h("span", { text: t("chat.extractiveBanner") }),
       );
     }
   });
@@ -78,7 +79,7 @@ export function createChat(deps: ChatDeps): Chat {
     "div",
     { class: "empty-state" },
     h("div", { class: "empty-mark" }, icon("chat", 28)),
-    h("h2", { class: "empty-title", text: "Ask your documents" }),
+    h("h2", { class: "empty-title", text: t("chat.emptyTitle") }),
     emptyBody,
     suggestions,
   );
@@ -101,7 +102,7 @@ export function createChat(deps: ChatDeps): Chat {
   async function loadSuggestions() {
     if (suggestionsLoading) return;
     suggestionsLoading = true;
-    replaceChildren(suggestions, h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Finding good questions…"));
+    replaceChildren(suggestions, h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("chat.findingQuestions")}`));
     try {
       const qs = await api.suggestedQuestions();
       if (!state.library || state.library.folders.length === 0 || state.turns.length > 0) {
@@ -115,8 +116,8 @@ export function createChat(deps: ChatDeps): Chat {
           h("div", {
             class: "empty-hint",
             text: state.library.busy
-              ? "Suggestions appear once some documents are indexed."
-              : "Ask anything about the documents in your library.",
+              ? t("chat.suggestionsLater")
+              : t("chat.askAnything"),
           }),
         );
         return;
@@ -130,7 +131,7 @@ export function createChat(deps: ChatDeps): Chat {
       );
     } catch (e) {
       replaceChildren(suggestions);
-      toastError(e, "Could not load suggested questions");
+      toastError(e, t("chat.suggestionsFailed"));
     } finally {
       suggestionsLoading = false;
     }
@@ -143,15 +144,15 @@ export function createChat(deps: ChatDeps): Chat {
     const lib = state.library;
     if (!lib) {
       // wait for the first library status before deciding what to suggest
-      replaceChildren(emptyBody, h("p", { class: "muted" }, h("span", { class: "spinner small" }), " Loading your library…"));
+      replaceChildren(emptyBody, h("p", { class: "muted" }, h("span", { class: "spinner small" }), ` ${t("chat.loadingLibrary")}`));
       return;
     }
     if (lib.folders.length === 0) {
       const add = button("", (e) => void addFolder(e.currentTarget as HTMLButtonElement), { class: "btn primary" });
-      add.append(icon("plus", 14), "Add a folder");
+      add.append(icon("plus", 14), t("chat.addFolder"));
       replaceChildren(
         emptyBody,
-        h("p", { class: "muted", text: "Pagewise answers questions from your own files — PDFs, Markdown and text — and shows the pages it used. Everything stays on this computer." }),
+        h("p", { class: "muted", text: t("chat.intro") }),
         add,
       );
       replaceChildren(suggestions);
@@ -160,7 +161,7 @@ export function createChat(deps: ChatDeps): Chat {
     }
     replaceChildren(
       emptyBody,
-      h("p", { class: "muted", text: "Answers cite the pages they come from. Try one of these:" }),
+      h("p", { class: "muted", text: t("chat.tryThese") }),
     );
     if (!suggestionsLoaded) void loadSuggestions();
   }
@@ -171,25 +172,25 @@ export function createChat(deps: ChatDeps): Chat {
     testid: "question-input",
     attrs: {
       rows: 1,
-      placeholder: "Ask a question about your documents…",
-      "aria-label": "Question",
+      placeholder: t("chat.placeholder"),
+      "aria-label": t("chat.questionLabel"),
       spellcheck: "true",
     },
   });
   const sendBtn = button("", () => void ask(input.value), {
     class: "send-button",
     testid: "send-button",
-    title: "Send (Enter)",
-    attrs: { "aria-label": "Send" },
+    title: t("chat.sendTitle"),
+    attrs: { "aria-label": t("chat.send") },
   });
   sendBtn.appendChild(icon("send", 18));
   const stopBtn = button("", () => void stop(), {
     class: "stop-button",
     testid: "stop-button",
-    title: "Stop answering",
-    attrs: { "aria-label": "Stop" },
+    title: t("chat.stopTitle"),
+    attrs: { "aria-label": t("chat.stop") },
   });
-  stopBtn.append(icon("stop", 14), h("span", { text: "Stop" }));
+  stopBtn.append(icon("stop", 14), h("span", { text: t("chat.stop") }));
   stopBtn.hidden = true;
 
   const autoGrow = () => {
@@ -218,7 +219,7 @@ export function createChat(deps: ChatDeps): Chat {
       { class: "composer-inner" },
       createScopeSelector(),
       h("div", { class: "input-row" }, input, sendBtn, stopBtn),
-      h("div", { class: "composer-hint", text: `Enter to send · Shift+Enter for a new line · ${MOD}K to focus · ${MOD}N new chat` }),
+      h("div", { class: "composer-hint", text: t("chat.hint", { mod: MOD }) }),
     ),
   );
 
@@ -231,12 +232,12 @@ export function createChat(deps: ChatDeps): Chat {
 
   // ------------------------------------------------------------ actions
   async function stop() {
-    const t = state.turns[state.turns.length - 1];
-    if (t && t.state === "streaming") t.stopped = true;
+    const last = state.turns[state.turns.length - 1];
+    if (last && last.state === "streaming") last.stopped = true;
     try {
       await withBusy(stopBtn, () => api.stopAnswer());
     } catch (e) {
-      toastError(e, "Could not stop");
+      toastError(e, t("chat.stopFailed"));
     }
   }
 
@@ -329,7 +330,7 @@ export function createChat(deps: ChatDeps): Chat {
       turn.error = api.errorText(e);
       view.render();
       bus.emit("turnUpdated", turn);
-      toastError(e, "Could not answer");
+      toastError(e, t("chat.answerFailed"));
     } finally {
       if (epoch === state.epoch) setAsking(false);
       updateSend();
@@ -356,7 +357,7 @@ export function createChat(deps: ChatDeps): Chat {
   }
 
   function updateTitle() {
-    title.textContent = conversationTitle(state.conversationId) ?? (state.conversationId === null ? "New chat" : "Conversation");
+    title.textContent = conversationTitle(state.conversationId) ?? (state.conversationId === null ? t("chat.newChat") : t("chat.conversation"));
     title.title = title.textContent;
   }
 
@@ -372,25 +373,25 @@ export function createChat(deps: ChatDeps): Chat {
     try {
       const turns = await api.openConversation(id);
       await stopIfAsking();
-      const ui: UiTurn[] = turns.map((t, i) => ({
+      const ui: UiTurn[] = turns.map((stored, i) => ({
         uid: newUid(),
-        question: t.question,
-        state: t.answer ? "done" : "error",
+        question: stored.question,
+        state: stored.answer ? "done" : "error",
         streamText: "",
-      evidence: [],
-        steps: t.answer?.steps ?? [],
+        evidence: [],
+        steps: stored.answer?.steps ?? [],
         progress: null,
-        answer: t.answer,
-        error: t.answer ? null : "This stored answer could not be read.",
+        answer: stored.answer,
+        error: stored.answer ? null : t("chat.storedUnreadable"),
         conversationId: id,
-        turnIndex: t.answer?.turn ?? i,
+        turnIndex: stored.answer?.turn ?? i,
         stopped: false,
         reported: new Set(),
       }));
       resetChat(id, ui);
       window.requestAnimationFrame(() => scrollToBottom(true));
     } catch (e) {
-      toastError(e, "Could not open conversation");
+      toastError(e, t("chat.openFailed"));
     }
   }
 

@@ -3,6 +3,7 @@
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
 import { formatAgo } from "../format";
+import { t, tn } from "../i18n";
 import { bus, state } from "../store";
 import type { ConversationSummary } from "../types";
 import { confirmDialog } from "./modal";
@@ -29,23 +30,23 @@ export async function refreshConversations(): Promise<void> {
     renderList();
     bus.emit("conversations", undefined);
   } catch (e) {
-    toastError(e, "Could not list conversations");
+    toastError(e, t("conversations.listFailed"));
   }
 }
 
 export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
   const list = h("ul", { class: "conv-list" });
-  const empty = h("div", { class: "empty-hint", text: "No conversations yet." });
-  const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading…");
+  const empty = h("div", { class: "empty-hint", text: t("conversations.empty") });
+  const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("common.loading")}`);
   let editing: number | null = null;
   let opening: number | null = null;
 
   const newBtn = button("", () => deps.newChat(), {
     class: "btn small",
     testid: "new-chat-button",
-    title: "New chat (Ctrl+N)",
+    title: t("conversations.newChatTitle"),
   });
-  newBtn.append(icon("plus", 14), "New chat");
+  newBtn.append(icon("plus", 14), t("conversations.newChat"));
 
   function item(c: ConversationSummary): HTMLElement {
     const li = h("li", {
@@ -56,7 +57,7 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
     if (editing === c.id) {
       const input = h("input", {
         class: "conv-rename",
-        attrs: { type: "text", "aria-label": "Conversation title", maxlength: 200 },
+        attrs: { type: "text", "aria-label": t("conversations.renameLabel"), maxlength: 200 },
       });
       input.value = c.title;
       let done = false;
@@ -72,7 +73,7 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
             c.title = title;
             bus.emit("conversations", undefined);
           } catch (e) {
-            toastError(e, "Could not rename");
+            toastError(e, t("conversations.renameFailed"));
           }
         }
         renderList();
@@ -99,10 +100,10 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
     const openBtn = h(
       "button",
       { class: "conv-open", attrs: { type: "button" }, title: c.title },
-      h("span", { class: "conv-title", text: c.title || "Untitled" }),
+      h("span", { class: "conv-title", text: c.title || t("conversations.untitled") }),
       h("span", {
         class: "conv-meta",
-        text: `${c.turns} ${c.turns === 1 ? "question" : "questions"} · ${formatAgo(c.updated_at)}`,
+        text: `${tn("conversations.questions", c.turns)} · ${formatAgo(c.updated_at)}`,
       }),
     );
     if (opening === c.id) openBtn.prepend(h("span", { class: "spinner small" }));
@@ -124,10 +125,15 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
     const renameBtn = button("", () => {
       editing = c.id;
       renderList();
-    }, { class: "icon-button", title: "Rename", attrs: { "aria-label": "Rename conversation" } });
+    }, { class: "icon-button", title: t("conversations.rename"), attrs: { "aria-label": t("conversations.renameAria") } });
     renameBtn.appendChild(icon("pencil", 14));
     const deleteBtn = button("", async () => {
-      const ok = await confirmDialog("Delete conversation?", `“${c.title}” will be deleted permanently.`, "Delete", true);
+      const ok = await confirmDialog(
+        t("conversations.deleteConfirmTitle"),
+        t("conversations.deleteConfirmText", { title: c.title }),
+        t("conversations.delete"),
+        true,
+      );
       if (!ok) return;
       try {
         await withBusy(deleteBtn, () => api.deleteConversation(c.id));
@@ -136,9 +142,9 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
         renderList();
         bus.emit("conversations", undefined);
       } catch (e) {
-        toastError(e, "Could not delete");
+        toastError(e, t("conversations.deleteFailed"));
       }
-    }, { class: "icon-button", title: "Delete", attrs: { "aria-label": "Delete conversation" } });
+    }, { class: "icon-button", title: t("conversations.delete"), attrs: { "aria-label": t("conversations.deleteAria") } });
     deleteBtn.appendChild(icon("trash", 14));
     li.append(openBtn, h("div", { class: "conv-actions" }, renameBtn, deleteBtn));
     return li;
@@ -154,8 +160,8 @@ export function createConversationsPanel(deps: ConversationsDeps): HTMLElement {
 
   const wrap = h(
     "section",
-    { class: "sidebar-section conversations", attrs: { "aria-label": "Conversations" } },
-    h("div", { class: "section-head" }, h("h2", { text: "Conversations" }), newBtn),
+    { class: "sidebar-section conversations", attrs: { "aria-label": t("conversations.title") } },
+    h("div", { class: "section-head" }, h("h2", { text: t("conversations.title") }), newBtn),
     loading,
     empty,
     list,

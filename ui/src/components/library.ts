@@ -2,22 +2,12 @@
 
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
-import { basename, folderFraction, folderProgressText, formatAgo, formatCount } from "../format";
+import { basename, folderFraction, folderProgressText, formatAgo } from "../format";
+import { formatNumber, t, tn } from "../i18n";
 import { bus, setLibrary, state } from "../store";
-import type { FolderState, FolderStatus, LibraryStatus } from "../types";
+import type { FolderStatus, LibraryStatus } from "../types";
 import { confirmDialog } from "./modal";
 import { toast, toastError } from "./toast";
-
-const STATE_LABEL: Record<FolderState, string> = {
-  queued: "queued",
-  indexing: "indexing",
-  embedding: "embedding",
-  paused: "paused",
-  stopped: "stopped",
-  up_to_date: "up to date",
-  unavailable: "unavailable",
-  error: "error",
-};
 
 /** One folder row; updated in place so clicks are never lost to re-renders. */
 class FolderRow {
@@ -38,8 +28,8 @@ class FolderRow {
     const remove = button("", () => void this.remove(remove), {
       class: "icon-button folder-remove",
       testid: "remove-folder-button",
-      title: "Remove folder from library",
-      attrs: { "aria-label": "Remove folder" },
+      title: t("folder.removeTitle"),
+      attrs: { "aria-label": t("folder.remove") },
     });
     remove.appendChild(icon("trash", 14));
     this.failedBtn.addEventListener("click", () => {
@@ -65,7 +55,7 @@ class FolderRow {
     this.el.dataset.state = s.state;
     this.el.title = s.path;
     this.name.textContent = basename(s.path);
-    this.badge.textContent = STATE_LABEL[s.state] ?? s.state;
+    this.badge.textContent = t(`folder.state.${s.state}`);
     this.badge.className = `badge state-${s.state}`;
 
     const running = s.state === "indexing" || s.state === "embedding";
@@ -80,21 +70,21 @@ class FolderRow {
       else this.progress.removeAttribute("aria-valuenow");
       // a scanned file takes seconds a page: say which one is being read
       this.detail.textContent = s.ocr
-        ? `${folderProgressText(s)} · reading scanned ${basename(s.ocr.path)} (OCR), page ${s.ocr.page} of ${s.ocr.pages}`
+        ? `${folderProgressText(s)} · ${t("folder.ocr", { file: basename(s.ocr.path), page: s.ocr.page, pages: s.ocr.pages })}`
         : folderProgressText(s);
     } else if (s.state === "up_to_date") {
-      const when = s.last_indexed ? ` · indexed ${formatAgo(s.last_indexed)}` : "";
-      this.detail.textContent = `${formatCount(s.files_total, "file")} · ${formatCount(s.pages, "page")}${when}`;
+      const when = s.last_indexed ? ` · ${t("folder.indexedAgo", { ago: formatAgo(s.last_indexed) })}` : "";
+      this.detail.textContent = `${tn("count.files", s.files_total)} · ${tn("count.pages", s.pages)}${when}`;
     } else if (s.state === "queued") {
-      this.detail.textContent = "waiting to be indexed";
+      this.detail.textContent = t("folder.waiting");
     } else if (s.state === "paused") {
-      this.detail.textContent = `paused at ${s.files_done}/${s.files_total} files`;
+      this.detail.textContent = t("folder.pausedAt", { done: s.files_done, total: s.files_total });
     } else if (s.state === "stopped") {
-      this.detail.textContent = `stopped at ${s.files_done}/${s.files_total} files · partly indexed`;
+      this.detail.textContent = t("folder.stoppedAt", { done: s.files_done, total: s.files_total });
     } else if (s.state === "unavailable") {
-      this.detail.textContent = "folder not reachable (unmounted or moved?)";
+      this.detail.textContent = t("folder.unreachable");
     } else {
-      this.detail.textContent = `${formatCount(s.files_total, "file")} · ${formatCount(s.pages, "page")}`;
+      this.detail.textContent = `${tn("count.files", s.files_total)} · ${tn("count.pages", s.pages)}`;
     }
 
     this.errorLine.textContent = s.error ?? "";
@@ -102,7 +92,7 @@ class FolderRow {
 
     const n = s.failed.length;
     this.failedBtn.parentElement!.hidden = n === 0;
-    this.failedBtn.textContent = `${formatCount(n, "file")} failed ${this.expanded ? "▴" : "▾"}`;
+    this.failedBtn.textContent = `${tn("folder.failed", n)} ${this.expanded ? "▴" : "▾"}`;
     this.failedBtn.setAttribute("aria-expanded", String(this.expanded));
     if (n === 0) this.expanded = false;
     this.renderFailed();
@@ -110,7 +100,7 @@ class FolderRow {
 
   private renderFailed(): void {
     const n = this.status.failed.length;
-    this.failedBtn.textContent = `${formatCount(n, "file")} failed ${this.expanded ? "▴" : "▾"}`;
+    this.failedBtn.textContent = `${tn("folder.failed", n)} ${this.expanded ? "▴" : "▾"}`;
     this.failedBtn.setAttribute("aria-expanded", String(this.expanded));
     this.failedList.hidden = !this.expanded;
     if (!this.expanded) return;
@@ -130,18 +120,18 @@ class FolderRow {
   private async remove(btn: HTMLButtonElement): Promise<void> {
     const path = this.status.path;
     const ok = await confirmDialog(
-      "Remove folder?",
-      `Remove “${basename(path)}” from the library? Its documents leave the index; the files on disk are not touched.\n\n${path}`,
-      "Remove",
+      t("folder.removeConfirmTitle"),
+      `${t("folder.removeConfirmText", { name: basename(path) })}\n\n${path}`,
+      t("folder.removeConfirmOk"),
       true,
     );
     if (!ok) return;
     try {
       await withBusy(btn, () => api.removeFolder(path));
-      toast(`Removed ${basename(path)}`, "success");
+      toast(t("folder.removed", { name: basename(path) }), "success");
       void refreshLibrary();
     } catch (e) {
-      toastError(e, "Could not remove folder");
+      toastError(e, t("folder.removeFailed"));
     }
   }
 }
@@ -150,7 +140,7 @@ export async function refreshLibrary(): Promise<void> {
   try {
     setLibrary(await api.libraryStatus());
   } catch (e) {
-    toastError(e, "Could not read library status");
+    toastError(e, t("library.statusFailed"));
   }
 }
 
@@ -158,11 +148,11 @@ export async function addFolder(btn: HTMLButtonElement | null): Promise<void> {
   try {
     const added = await withBusy(btn, () => api.addFolderDialog());
     if (added.length) {
-      toast(added.length === 1 ? `Adding ${basename(added[0])}` : `Adding ${added.length} folders`, "success");
+      toast(added.length === 1 ? t("library.addingFolder", { name: basename(added[0]) }) : t("library.addingFolders", { n: added.length }), "success");
       void refreshLibrary();
     }
   } catch (e) {
-    toastError(e, "Could not add folder");
+    toastError(e, t("library.addFolderFailed"));
   }
 }
 
@@ -182,43 +172,43 @@ export function createLibraryPanel(): HTMLElement {
   // something to know that is not an error ("starting…", a rescan)
   const notice = h("div", { class: "library-notice", testid: "library-notice", attrs: { role: "status" } });
   notice.hidden = true;
-  const empty = h("div", { class: "empty-hint", text: "No folders yet. Add a folder of PDFs, Markdown or text files." });
-  const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading library…");
+  const empty = h("div", { class: "empty-hint", text: t("library.empty") });
+  const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("library.loading")}`);
 
   const addBtn = button("", (e) => void addFolder(e.currentTarget as HTMLButtonElement), {
     class: "btn small",
     testid: "add-folder-button",
-    title: "Add a folder to the library",
+    title: t("library.addFolderTitle"),
   });
-  addBtn.append(icon("plus", 14), "Add folder");
+  addBtn.append(icon("plus", 14), t("library.addFolder"));
 
-  const pauseBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.pauseIndexing, "Could not pause"), {
+  const pauseBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.pauseIndexing, t("library.pauseFailed")), {
     class: "btn small",
     testid: "pause-button",
-    title: "Pause indexing",
+    title: t("library.pauseTitle"),
   });
-  pauseBtn.append(icon("pause", 14), "Pause");
-  const resumeBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.resumeIndexing, "Could not resume"), {
+  pauseBtn.append(icon("pause", 14), t("library.pause"));
+  const resumeBtn = button("", (e) => void act(e.currentTarget as HTMLButtonElement, api.resumeIndexing, t("library.resumeFailed")), {
     class: "btn small",
     testid: "resume-button",
-    title: "Resume indexing",
+    title: t("library.resumeTitle"),
   });
-  resumeBtn.append(icon("play", 14), "Resume");
+  resumeBtn.append(icon("play", 14), t("library.resume"));
   const cancelBtn = button(
     "",
     async (e) => {
       const btn = e.currentTarget as HTMLButtonElement;
       const ok = await confirmDialog(
-        "Cancel indexing?",
-        "Stop the current indexing run. What is already indexed stays searchable; the rest is picked up next time.",
-        "Cancel indexing",
+        t("library.cancelConfirmTitle"),
+        t("library.cancelConfirmText"),
+        t("library.cancelConfirmOk"),
         true,
       );
-      if (ok) await act(btn, api.cancelIndexing, "Could not cancel");
+      if (ok) await act(btn, api.cancelIndexing, t("library.cancelFailed"));
     },
-    { class: "btn small", testid: "cancel-button", title: "Cancel indexing" },
+    { class: "btn small", testid: "cancel-button", title: t("library.cancelTitle") },
   );
-  cancelBtn.append(icon("stop", 14), "Cancel");
+  cancelBtn.append(icon("stop", 14), t("library.cancel"));
   const controls = h("div", { class: "library-controls" }, pauseBtn, resumeBtn, cancelBtn);
 
   async function act(btn: HTMLButtonElement, fn: () => Promise<unknown>, what: string) {
@@ -256,8 +246,8 @@ export function createLibraryPanel(): HTMLElement {
         rows.delete(path);
       }
     }
-    const parts = [formatCount(s.documents, "document"), formatCount(s.chunks, "passage")];
-    if (s.pending_vectors > 0) parts.push(`${s.pending_vectors.toLocaleString("en-US")} vectors pending`);
+    const parts = [tn("count.documents", s.documents), tn("count.passages", s.chunks)];
+    if (s.pending_vectors > 0) parts.push(t("library.vectorsPending", { n: formatNumber(s.pending_vectors) }));
     summary.textContent = parts.join(" · ");
     summary.hidden = s.folders.length === 0;
 
@@ -273,8 +263,8 @@ export function createLibraryPanel(): HTMLElement {
 
   return h(
     "section",
-    { class: "sidebar-section library", attrs: { "aria-label": "Library" } },
-    h("div", { class: "section-head" }, h("h2", { text: "Library" }), addBtn),
+    { class: "sidebar-section library", attrs: { "aria-label": t("library.title") } },
+    h("div", { class: "section-head" }, h("h2", { text: t("library.title") }), addBtn),
     errorBox,
     notice,
     summary,

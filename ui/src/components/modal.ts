@@ -1,6 +1,7 @@
 // Modal dialogs and an Esc stack shared by dialogs, the viewer and popovers.
 
 import { button, h } from "../dom";
+import { t } from "../i18n";
 
 interface Layer {
   close: () => void;
@@ -104,7 +105,7 @@ export function openModal(content: (Node | null)[], opts: ModalOptions): ModalHa
 export function confirmDialog(
   title: string,
   message: string,
-  okLabel = "OK",
+  okLabel = t("common.ok"),
   danger = false,
 ): Promise<boolean> {
   return new Promise((resolve) => {
@@ -113,7 +114,7 @@ export function confirmDialog(
       result = true;
       handle.close();
     }, { class: danger ? "btn danger" : "btn primary", testid: "confirm-ok", attrs: { autofocus: true } });
-    const cancel = button("Cancel", () => handle.close(), { class: "btn", testid: "confirm-cancel" });
+    const cancel = button(t("common.cancel"), () => handle.close(), { class: "btn", testid: "confirm-cancel" });
     const handle = openModal(
       [
         h("h2", { class: "dialog-title", text: title }),

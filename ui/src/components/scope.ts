@@ -3,6 +3,7 @@
 
 import { button, h, icon, replaceChildren } from "../dom";
 import { basename, facetsSummary, shorten } from "../format";
+import { t } from "../i18n";
 import { bus, loadDocuments, setScope, state } from "../store";
 import type { DocumentInfo } from "../types";
 import { pushLayer } from "./modal";
@@ -12,14 +13,14 @@ const MAX_DOCS_SHOWN = 200;
 
 export function createScopeSelector(): HTMLElement {
   const chips = h("div", { class: "scope-chips" });
-  const btnLabel = h("span", { text: "All documents" });
+  const btnLabel = h("span", { text: t("scope.all") });
   const scopeBtn = h(
     "button",
     {
       class: "scope-button",
       testid: "scope-button",
       attrs: { type: "button", "aria-haspopup": "dialog", "aria-expanded": "false" },
-      title: "Limit the search to some folders or documents",
+      title: t("scope.buttonTitle"),
     },
     icon("search", 14),
     btnLabel,
@@ -27,7 +28,7 @@ export function createScopeSelector(): HTMLElement {
   );
   const popover = h("div", {
     class: "popover scope-popover",
-    attrs: { role: "dialog", "aria-label": "Search scope" },
+    attrs: { role: "dialog", "aria-label": t("scope.label") },
   });
   popover.hidden = true;
   const wrap = h("div", { class: "scope" }, scopeBtn, chips, popover);
@@ -42,14 +43,14 @@ export function createScopeSelector(): HTMLElement {
 
   const renderChips = () => {
     const scope = state.scope;
-    btnLabel.textContent = scope.length === 0 ? "All documents" : `${scope.length} selected`;
+    btnLabel.textContent = scope.length === 0 ? t("scope.all") : t("scope.selected", { n: scope.length });
     replaceChildren(
       chips,
       scope.map((p) => {
         const isFolder = state.library?.folders.some((f) => f.path === p) ?? false;
         const x = button("", () => setScope(state.scope.filter((s) => s !== p)), {
           class: "chip-remove",
-          attrs: { "aria-label": `Remove ${basename(p)} from scope` },
+          attrs: { "aria-label": t("scope.removeChip", { name: basename(p) }) },
         });
         x.appendChild(icon("x", 12));
         return h(
@@ -81,37 +82,37 @@ export function createScopeSelector(): HTMLElement {
   const body = h("div", { class: "scope-body" });
   const search = h("input", {
     class: "scope-filter",
-    attrs: { type: "search", placeholder: "Filter folders and documents…", "aria-label": "Filter" },
+    attrs: { type: "search", placeholder: t("scope.filterPlaceholder"), "aria-label": t("scope.filterLabel") },
   });
   search.addEventListener("input", () => {
     filter = search.value.toLowerCase();
     renderBody(state.documents);
   });
-  const allBtn = button("All documents", () => {
+  const allBtn = button(t("scope.all"), () => {
     setScope([]);
     close();
   }, { class: "btn small" });
-  const doneBtn = button("Done", () => close(), { class: "btn small primary" });
+  const doneBtn = button(t("scope.done"), () => close(), { class: "btn small primary" });
   popover.append(search, body, h("div", { class: "popover-actions" }, allBtn, doneBtn));
 
   function renderBody(docs: DocumentInfo[] | null) {
     const match = (s: string) => !filter || s.toLowerCase().includes(filter);
     const folders = (state.library?.folders ?? []).filter((f) => match(f.path));
     const items: (HTMLElement | null)[] = [];
-    items.push(h("div", { class: "scope-group", text: "Folders" }));
-    if (folders.length === 0) items.push(h("div", { class: "empty-hint", text: "No folders" }));
+    items.push(h("div", { class: "scope-group", text: t("scope.folders") }));
+    if (folders.length === 0) items.push(h("div", { class: "empty-hint", text: t("scope.noFolders") }));
     for (const f of folders) items.push(optionRow(f.path, basename(f.path), f.path, true));
-    items.push(h("div", { class: "scope-group", text: "Documents" }));
+    items.push(h("div", { class: "scope-group", text: t("scope.documents") }));
     if (!docs) {
-      items.push(h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading documents…"));
+      items.push(h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("scope.loadingDocuments")}`));
     } else {
       const matching = docs.filter((d) => match(d.title) || match(d.path) || match(facetsSummary(d.facets)));
-      if (matching.length === 0) items.push(h("div", { class: "empty-hint", text: "No documents" }));
+      if (matching.length === 0) items.push(h("div", { class: "empty-hint", text: t("scope.noDocuments") }));
       for (const d of matching.slice(0, MAX_DOCS_SHOWN)) {
         items.push(optionRow(d.path, d.title || basename(d.path), facetsSummary(d.facets) || d.path, false));
       }
       if (matching.length > MAX_DOCS_SHOWN) {
-        items.push(h("div", { class: "empty-hint", text: `${matching.length - MAX_DOCS_SHOWN} more — type to filter` }));
+        items.push(h("div", { class: "empty-hint", text: t("scope.more", { n: matching.length - MAX_DOCS_SHOWN }) }));
       }
     }
     replaceChildren(body, items);
@@ -128,7 +129,7 @@ export function createScopeSelector(): HTMLElement {
         if (!popover.hidden) renderBody(docs);
         renderChips();
       })
-      .catch((e) => toastError(e, "Could not list documents"));
+      .catch((e) => toastError(e, t("scope.listFailed")));
     window.setTimeout(() => document.addEventListener("mousedown", outside, true));
   }
 

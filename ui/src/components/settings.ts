@@ -1,7 +1,8 @@
-// Settings dialog: models, GPU offload, data location, re-index.
+// Settings dialog: language, models, GPU offload, data location, re-index.
 
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
+import { LOCALE_NAMES, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
 import { setModelStatus } from "../store";
 import type { InstalledModel, ModelKind, ModelStatus, Settings } from "../types";
 import { confirmDialog, openModal } from "./modal";
@@ -10,23 +11,69 @@ import { refreshLibrary } from "./library";
 
 let openHandle: { close: () => void } | null = null;
 
+const REOPEN_KEY = "pagewise.reopenSettings";
+
+/** Shows the dialog again after a language change reloaded the window, now in that language. */
+export function reopenSettingsAfterReload(): void {
+  try {
+    if (!sessionStorage.getItem(REOPEN_KEY)) return;
+    sessionStorage.removeItem(REOPEN_KEY);
+  } catch {
+    return; // storage unavailable
+  }
+  openSettings();
+}
+
+// Every text on the page is read as it is built, so a new language takes a reload; the
+// choice is the page's own (localStorage), not a backend setting, so Save is not needed.
+function applyLanguage(preference: LocalePreference): void {
+  storePreference(preference);
+  try {
+    sessionStorage.setItem(REOPEN_KEY, "1");
+  } catch {
+    /* storage unavailable: the dialog just stays closed after the reload */
+  }
+  location.reload();
+}
+
 export function openSettings(): void {
   if (openHandle) return;
-  const body = h("div", { class: "settings-body" }, h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Loading settings…"));
-  const saveBtn = button("Save", () => void save(), { class: "btn primary", testid: "settings-save" });
+  // the backend's settings; the language field above them works without the backend
+  const form = h("div", null, h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("settings.loading")}`));
+  const saveBtn = button(t("settings.save"), () => void save(), { class: "btn primary", testid: "settings-save" });
   saveBtn.disabled = true;
-  const cancelBtn = button("Cancel", () => handle.close(), { class: "btn", testid: "settings-cancel" });
-  const closeBtn = button("", () => handle.close(), { class: "icon-button", attrs: { "aria-label": "Close settings" }, title: "Close (Esc)" });
+  const cancelBtn = button(t("common.cancel"), () => handle.close(), { class: "btn", testid: "settings-cancel" });
+  const closeBtn = button("", () => handle.close(), { class: "icon-button", attrs: { "aria-label": t("settings.close") }, title: t("common.closeEsc") });
   closeBtn.appendChild(icon("x", 18));
+
+  const language = h(
+    "select",
+    { testid: "settings-language", attrs: { id: "set-language" } },
+    h("option", { attrs: { value: "auto" }, text: t("settings.languageAuto") }),
+    (Object.keys(LOCALE_NAMES) as Locale[]).map((l) => h("option", { attrs: { value: l, lang: l }, text: LOCALE_NAMES[l] })),
+  );
+  language.value = storedPreference();
+  language.addEventListener("change", () => applyLanguage(language.value as LocalePreference));
+  const body = h(
+    "div",
+    { class: "settings-body" },
+    h(
+      "fieldset",
+      null,
+      h("legend", { text: t("settings.language") }),
+      field(t("settings.languageLabel"), "set-language", language, t("settings.languageNote")),
+    ),
+    form,
+  );
 
   const handle = openModal(
     [
-      h("div", { class: "dialog-head" }, h("h2", { class: "dialog-title", text: "Settings" }), closeBtn),
+      h("div", { class: "dialog-head" }, h("h2", { class: "dialog-title", text: t("common.settings") }), closeBtn),
       body,
       h("div", { class: "dialog-actions" }, cancelBtn, saveBtn),
     ],
     {
-      label: "Settings",
+      label: t("common.settings"),
       testid: "settings-dialog",
       className: "settings",
       backdropCloses: false,
@@ -38,19 +85,19 @@ export function openSettings(): void {
   openHandle = handle;
 
   let settings: Settings | null = null;
-  const chatInput = h("input", { attrs: { type: "text", id: "set-chat", placeholder: "path to a .gguf chat model", spellcheck: "false" } });
-  const embedInput = h("input", { attrs: { type: "text", id: "set-embed", placeholder: "path to the embedding model folder", spellcheck: "false" } });
+  const chatInput = h("input", { attrs: { type: "text", id: "set-chat", placeholder: t("settings.chatPlaceholder"), spellcheck: "false" } });
+  const embedInput = h("input", { attrs: { type: "text", id: "set-embed", placeholder: t("settings.embedPlaceholder"), spellcheck: "false" } });
   const gpu = h("input", { attrs: { type: "checkbox", id: "set-gpu" } });
   const ocr = h("input", { attrs: { type: "checkbox", id: "set-ocr" } });
   const dataDir = h("input", { attrs: { type: "text", id: "set-data", readonly: true } });
 
   const pick = (kind: ModelKind, input: HTMLInputElement) => {
-    const b = button("Choose…", async () => {
+    const b = button(t("settings.choose"), async () => {
       try {
         const p = await withBusy(b, () => api.pickModelFile(kind));
         if (p) input.value = p;
       } catch (e) {
-        toastError(e, "Could not open the file dialog");
+        toastError(e, t("settings.fileDialogFailed"));
       }
     }, { class: "btn small" });
     return b;
@@ -58,21 +105,21 @@ export function openSettings(): void {
 
   const reindexBtn = button("", async () => {
     const ok = await confirmDialog(
-      "Re-index everything?",
-      "All folders are read, parsed and embedded again. Search keeps working meanwhile; this can take a while for large libraries.",
-      "Re-index",
+      t("settings.reindexConfirmTitle"),
+      t("settings.reindexConfirmText"),
+      t("settings.reindexConfirmOk"),
       true,
     );
     if (!ok) return;
     try {
       await withBusy(reindexBtn, () => api.reindexAll());
-      toast("Re-indexing started", "success");
+      toast(t("settings.reindexStarted"), "success");
       void refreshLibrary();
     } catch (e) {
-      toastError(e, "Could not re-index");
+      toastError(e, t("settings.reindexFailed"));
     }
   }, { class: "btn", testid: "reindex-button" });
-  reindexBtn.append(icon("refresh", 14), "Re-index everything");
+  reindexBtn.append(icon("refresh", 14), t("settings.reindex"));
 
   function field(label: string, forId: string, control: Node, note?: Node | string | null): HTMLElement {
     return h(
@@ -92,9 +139,12 @@ export function openSettings(): void {
       { class: "model-list", testid: "installed-models" },
       models.map((m) => {
         const speed = m.speed
-          ? `${m.speed.generation_tokens_per_s.toFixed(1)} tokens/s writing, ${Math.round(m.speed.prompt_tokens_per_s)} tokens/s reading (measured here over ${m.speed.answers} ${m.speed.answers === 1 ? "answer" : "answers"})`
-          : "speed not measured yet: ask a question with it";
-        const use = button("Use", () => {
+          ? tn("settings.speed", m.speed.answers, {
+              gen: m.speed.generation_tokens_per_s.toFixed(1),
+              prompt: Math.round(m.speed.prompt_tokens_per_s),
+            })
+          : t("settings.speedUnknown");
+        const use = button(t("settings.use"), () => {
           chatInput.value = m.path;
         }, { class: "btn small" });
         const current = inUse !== null && (inUse === m.path || inUse.endsWith(`/${m.name}`));
@@ -105,7 +155,10 @@ export function openSettings(): void {
             "div",
             { class: "model-main" },
             h("span", { class: "model-name", text: m.name }),
-            h("span", { class: "model-size", text: `${(m.size_bytes / 1e6).toFixed(0)} MB${current ? " · in use" : ""}` }),
+            h("span", {
+              class: "model-size",
+              text: `${t("settings.modelSize", { mb: (m.size_bytes / 1e6).toFixed(0) })}${current ? ` · ${t("settings.inUse")}` : ""}`,
+            }),
           ),
           h("div", { class: "model-speed", text: speed }),
           current ? null : use,
@@ -126,50 +179,50 @@ export function openSettings(): void {
     const chatNote = m.chat_model_problem
       ? h("span", { class: "warn" }, icon("alert", 14), ` ${m.chat_model_problem}`)
       : m.chat_model
-        ? `Loaded: ${m.chat_model}`
-        : "Without a chat model, answers are extractive (evidence sentences with citations).";
+        ? t("settings.loaded", { model: m.chat_model })
+        : t("settings.noChatModel");
 
     replaceChildren(
-      body,
+      form,
       h(
         "fieldset",
         null,
-        h("legend", { text: "Models" }),
-        field("Chat model file", "set-chat", h("div", { class: "path-row" }, chatInput, pick("chat", chatInput)), chatNote),
+        h("legend", { text: t("settings.models") }),
+        field(t("settings.chatModel"), "set-chat", h("div", { class: "path-row" }, chatInput, pick("chat", chatInput)), chatNote),
         modelList(models, m.chat_model),
         field(
-          "Embedding model folder",
+          t("settings.embedModel"),
           "set-embed",
           h("div", { class: "path-row" }, embedInput, pick("embedder", embedInput)),
-          `In use: ${m.embedder}. Changing the embedder re-embeds the library.`,
+          t("settings.embedNote", { embedder: m.embedder }),
         ),
         h(
           "div",
           { class: "field checkbox-field" + (m.gpu_supported ? "" : " disabled") },
-          h("label", { attrs: { for: "set-gpu" } }, gpu, " Offload the chat model to the GPU"),
+          h("label", { attrs: { for: "set-gpu" } }, gpu, ` ${t("settings.gpu")}`),
           h("div", {
             class: "field-note",
             text: m.gpu_supported
-              ? "Faster answers if your GPU has enough memory for the model."
-              : "Not available: this build or machine has no supported GPU, so models run on the CPU.",
+              ? t("settings.gpuNote")
+              : t("settings.gpuUnavailable"),
           }),
         ),
       ),
       h(
         "fieldset",
         null,
-        h("legend", { text: "Data" }),
-        field("Data location", "set-data", dataDir, "Index, conversations and settings are stored here. Changes take effect after a restart."),
+        h("legend", { text: t("settings.data") }),
+        field(t("settings.dataDir"), "set-data", dataDir, t("settings.dataDirNote")),
         h(
           "div",
           { class: "field checkbox-field" },
-          h("label", { attrs: { for: "set-ocr" } }, ocr, " Read scanned pages with OCR"),
+          h("label", { attrs: { for: "set-ocr" } }, ocr, ` ${t("settings.ocr")}`),
           h("div", {
             class: "field-note",
-            text: "Pages without a text layer are read with Tesseract (English and Chinese). Applies to files indexed from now on.",
+            text: t("settings.ocrNote"),
           }),
         ),
-        h("div", { class: "field" }, reindexBtn, h("div", { class: "field-note", text: "Rebuilds the whole index from your folders." })),
+        h("div", { class: "field" }, reindexBtn, h("div", { class: "field-note", text: t("settings.reindexNote") })),
       ),
     );
     saveBtn.disabled = false;
@@ -187,11 +240,11 @@ export function openSettings(): void {
     };
     try {
       await withBusy(saveBtn, () => api.setSettings(next));
-      toast("Settings saved", "success");
+      toast(t("settings.saved"), "success");
       handle.close();
       setModelStatus(await api.modelStatus());
     } catch (e) {
-      toastError(e, "Could not save settings");
+      toastError(e, t("settings.saveFailed"));
     }
   }
 
@@ -201,7 +254,7 @@ export function openSettings(): void {
       fill(s, m, models);
     })
     .catch((e) => {
-      replaceChildren(body, h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: `Could not load settings: ${api.errorText(e)}` })));
-      toastError(e, "Could not load settings");
+      replaceChildren(form, h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: t("settings.loadFailedDetail", { error: api.errorText(e) }) })));
+      toastError(e, t("settings.loadFailed"));
     });
 }

@@ -2,6 +2,7 @@
 
 import { button, h, icon, replaceChildren } from "../dom";
 import { basename, facetsSummary } from "../format";
+import { t } from "../i18n";
 import { bus, state, type UiTurn } from "../store";
 import type { EvidencePage } from "../types";
 import { snippet } from "./answer";
@@ -19,14 +20,14 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
   const subtitle = h("div", { class: "sources-subtitle" });
   const closeBtn = button("", () => setOpen(false), {
     class: "icon-button",
-    title: "Hide sources",
-    attrs: { "aria-label": "Hide sources panel" },
+    title: t("sources.hide"),
+    attrs: { "aria-label": t("sources.hideAria") },
   });
   closeBtn.appendChild(icon("x", 16));
   const el = h(
     "aside",
-    { class: "sources", testid: "sources-panel", attrs: { "aria-label": "Sources" } },
-    h("div", { class: "sources-head" }, h("h2", { text: "Sources" }), closeBtn),
+    { class: "sources", testid: "sources-panel", attrs: { "aria-label": t("sources.title") } },
+    h("div", { class: "sources-head" }, h("h2", { text: t("sources.title") }), closeBtn),
     subtitle,
     list,
   );
@@ -34,9 +35,9 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
   const count = h("span", { class: "count" });
   const toggle = h(
     "button",
-    { class: "btn small ghost sources-toggle", attrs: { type: "button", "aria-pressed": "true" }, title: "Show or hide the sources panel" },
+    { class: "btn small ghost sources-toggle", attrs: { type: "button", "aria-pressed": "true" }, title: t("sources.toggleTitle") },
     icon("sidebar", 14),
-    "Sources",
+    t("sources.title"),
     count,
   );
   toggle.addEventListener("click", () => setOpen(Boolean(el.hidden)));
@@ -67,9 +68,9 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
       h(
         "div",
         { class: "source-meta" },
-        h("span", { text: `p. ${p.page}` }),
+        h("span", { text: t("sources.page", { page: p.page }) }),
         p.modified ? h("span", { text: p.modified }) : null,
-        h("span", { class: "source-score", title: "Retrieval score", text: p.score.toFixed(2) }),
+        h("span", { class: "source-score", title: t("sources.score"), text: p.score.toFixed(2) }),
       ),
       p.facets ? h("div", { class: "source-facets", testid: "source-facets", text: facetsSummary(p.facets) }) : null,
       heading.length ? h("div", { class: "source-heading", text: heading.join(" › ") }) : null,
@@ -87,31 +88,31 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
       class: "source-also-in",
       testid: "source-also-in",
       title: paths.join("\n"),
-      text: `also in: ${paths.map(basename).join(", ")}`,
+      text: t("sources.alsoIn", { paths: paths.map(basename).join(t("common.listSeparator")) }),
     });
   }
 
-  function render(t: UiTurn | null) {
-    const a = t?.answer ?? null;
+  function render(turn: UiTurn | null) {
+    const a = turn?.answer ?? null;
     count.textContent = a && a.sources.length ? String(a.sources.length) : "";
-    if (!t) {
+    if (!turn) {
       subtitle.textContent = "";
-      replaceChildren(list, h("li", { class: "empty-hint", text: "Sources of an answer appear here." }));
+      replaceChildren(list, h("li", { class: "empty-hint", text: t("sources.placeholder") }));
       return;
     }
-    subtitle.textContent = t.question;
-    subtitle.title = t.question;
+    subtitle.textContent = turn.question;
+    subtitle.title = turn.question;
     if (!a) {
       replaceChildren(
         list,
-        t.state === "streaming"
-          ? h("li", { class: "empty-hint" }, h("span", { class: "spinner small" }), " Gathering sources…")
-          : h("li", { class: "empty-hint", text: "No sources." }),
+        turn.state === "streaming"
+          ? h("li", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("sources.gathering")}`)
+          : h("li", { class: "empty-hint", text: t("sources.none") }),
       );
       return;
     }
     if (!a.sources.length) {
-      replaceChildren(list, h("li", { class: "empty-hint", text: "This answer has no sources." }));
+      replaceChildren(list, h("li", { class: "empty-hint", text: t("sources.noneInAnswer") }));
       return;
     }
     replaceChildren(list, a.sources.map(item));

@@ -1,5 +1,6 @@
 import { errorText } from "../errors";
 import { h, icon } from "../dom";
+import { t } from "../i18n";
 
 let container: HTMLElement | null = null;
 
@@ -17,7 +18,7 @@ export type ToastKind = "info" | "success" | "error";
 export function toast(message: string, kind: ToastKind = "info", ms?: number): HTMLElement {
   const close = h("button", {
     class: "toast-close icon-button",
-    attrs: { type: "button", "aria-label": "Dismiss" },
+    attrs: { type: "button", "aria-label": t("toast.dismiss") },
   }, icon("x", 14));
   const el = h(
     "div",
@@ -42,5 +43,5 @@ export function toast(message: string, kind: ToastKind = "info", ms?: number): H
 export function toastError(e: unknown, prefix?: string): void {
   const msg = errorText(e);
   console.error(prefix ?? "error", e);
-  toast(prefix ? `${prefix}: ${msg}` : msg, "error");
+  toast(prefix ? t("common.errorWithPrefix", { prefix, message: msg }) : msg, "error");
 }

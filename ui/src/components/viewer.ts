@@ -4,6 +4,7 @@
 import * as api from "../api";
 import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
 import { splitByteRange } from "../format";
+import { t } from "../i18n";
 import type { PageView } from "../types";
 import { openModal, type ModalHandle } from "./modal";
 import { toastError } from "./toast";
@@ -30,7 +31,7 @@ class Viewer {
     "div",
     { class: "viewer-warning", testid: "viewer-changed-warning", attrs: { role: "note" } },
     icon("alert", 14),
-    h("span", { text: "This file changed since it was indexed; the highlight may be off." }),
+    h("span", { text: t("viewer.changed") }),
   );
   private prevBtn: HTMLButtonElement;
   private nextBtn: HTMLButtonElement;
@@ -58,17 +59,17 @@ class Viewer {
       b.appendChild(icon(name, 18));
       return b;
     };
-    this.prevBtn = mk("chevronLeft", "Previous page (←)", "viewer-prev", () => this.goto(-1));
-    this.nextBtn = mk("chevronRight", "Next page (→)", "viewer-next", () => this.goto(1));
-    this.zoomOutBtn = mk("minus", "Zoom out (−)", "zoom-out", () => this.zoomStep(-1));
-    this.zoomInBtn = mk("plus", "Zoom in (+)", "zoom-in", () => this.zoomStep(1));
-    this.fitBtn = mk("fit", "Fit width (0)", "zoom-fit", () => this.setZoom("fit"));
-    this.extBtn = button("", () => void withBusy(this.extBtn, () => api.openExternal(this.docId)).catch((e) => toastError(e, "Could not open")), {
+    this.prevBtn = mk("chevronLeft", t("viewer.prev"), "viewer-prev", () => this.goto(-1));
+    this.nextBtn = mk("chevronRight", t("viewer.next"), "viewer-next", () => this.goto(1));
+    this.zoomOutBtn = mk("minus", t("viewer.zoomOut"), "zoom-out", () => this.zoomStep(-1));
+    this.zoomInBtn = mk("plus", t("viewer.zoomIn"), "zoom-in", () => this.zoomStep(1));
+    this.fitBtn = mk("fit", t("viewer.fit"), "zoom-fit", () => this.setZoom("fit"));
+    this.extBtn = button("", () => void withBusy(this.extBtn, () => api.openExternal(this.docId)).catch((e) => toastError(e, t("viewer.openFailed"))), {
       class: "btn small",
       testid: "open-external",
-      title: "Open in the default app",
+      title: t("viewer.openExternalTitle"),
     });
-    this.extBtn.append(icon("external", 14), "Open in default app");
+    this.extBtn.append(icon("external", 14), t("viewer.openExternal"));
   }
 
   isOpen(): boolean {
@@ -84,8 +85,8 @@ class Viewer {
     const closeBtn = button("", () => this.modal?.close(), {
       class: "icon-button",
       testid: "viewer-close",
-      title: "Close (Esc)",
-      attrs: { "aria-label": "Close viewer" },
+      title: t("common.closeEsc"),
+      attrs: { "aria-label": t("viewer.close") },
     });
     closeBtn.appendChild(icon("x", 18));
     const header = h(
@@ -103,7 +104,7 @@ class Viewer {
     );
     this.changedWarning.hidden = true;
     this.modal = openModal([header, this.changedWarning, this.body], {
-      label: "Document viewer",
+      label: t("viewer.label"),
       testid: "viewer",
       className: "viewer",
       onClose: () => this.teardown(),
@@ -148,15 +149,15 @@ class Viewer {
     }
   }
 
-  private async load(t: ViewerTarget): Promise<void> {
+  private async load(target: ViewerTarget): Promise<void> {
     const mySeq = ++this.seq;
-    this.docId = t.docId;
-    if (!this.view) this.pageLabel.textContent = "Page …";
-    const loading = h("div", { class: "viewer-loading" }, h("span", { class: "spinner" }), "Loading page…");
+    this.docId = target.docId;
+    if (!this.view) this.pageLabel.textContent = t("viewer.pageLoading");
+    const loading = h("div", { class: "viewer-loading" }, h("span", { class: "spinner" }), t("viewer.loading"));
     this.body.appendChild(loading);
     this.setNavDisabled(true);
     try {
-      const v = await api.viewPage(t.docId, t.page, t.byteStart, t.byteEnd);
+      const v = await api.viewPage(target.docId, target.page, target.byteStart, target.byteEnd);
       if (mySeq !== this.seq || !this.modal) return;
       this.view = v;
       this.loadedPx = 0;
@@ -166,9 +167,9 @@ class Viewer {
       loading.remove();
       replaceChildren(
         this.body,
-        h("div", { class: "viewer-error" }, icon("alert", 18), h("span", { text: `Could not load this page: ${api.errorText(e)}` })),
+        h("div", { class: "viewer-error" }, icon("alert", 18), h("span", { text: t("viewer.loadFailed", { error: api.errorText(e) }) })),
       );
-      toastError(e, "Could not open page");
+      toastError(e, t("viewer.openPageFailed"));
     } finally {
       if (mySeq === this.seq) this.setNavDisabled(false);
     }
@@ -194,7 +195,7 @@ class Viewer {
     this.titleEl.title = v.title;
     replaceChildren(this.pathEl, h("span", { attrs: { dir: "ltr" }, text: v.path }));
     this.pathEl.title = v.path;
-    this.pageLabel.textContent = `Page ${v.page} of ${v.page_count}`;
+    this.pageLabel.textContent = t("viewer.pageOf", { page: v.page, pages: v.page_count });
     this.changedWarning.hidden = !v.changed_since_indexed;
     this.setNavDisabled(false);
     if (v.kind === "pdf") this.renderPdf(scrollToHighlight);
@@ -210,7 +211,7 @@ class Viewer {
     this.img = h("img", {
       class: "viewer-image",
       testid: "viewer-image",
-      attrs: { alt: `${v.title}, page ${v.page}`, draggable: "false" },
+      attrs: { alt: t("common.titlePage", { title: v.title, page: v.page }), draggable: "false" },
     });
     const layer = h("div", { class: "highlight-layer", attrs: { "aria-hidden": "true" } });
     for (const r of v.highlights) {
@@ -282,7 +283,7 @@ class Viewer {
       if (mySeq !== this.imgSeq) return;
       this.pageBox?.classList.remove("loading");
       this.pageBox?.classList.add("failed");
-      toastError(e, "Could not render page");
+      toastError(e, t("viewer.renderFailed"));
     }
   }
 
@@ -310,7 +311,7 @@ class Viewer {
     if (parts) {
       pre.append(parts[0], h("mark", { class: "highlight-text", testid: "highlight", text: parts[1] }), parts[2]);
     } else {
-      pre.textContent = text || "(This page has no text.)";
+      pre.textContent = text || t("viewer.noText");
     }
     pre.style.fontSize = `${(14 * this.textScale).toFixed(1)}px`;
     replaceChildren(this.body, h("div", { class: "text-wrap" }, pre));
@@ -324,7 +325,7 @@ class Viewer {
   private updateZoomLabel(): void {
     const s = this.effectiveScale();
     const fit = this.view?.kind === "pdf" && this.zoom === "fit";
-    this.zoomLabel.textContent = `${Math.round(s * 100)}%${fit ? " · fit" : ""}`;
+    this.zoomLabel.textContent = `${Math.round(s * 100)}%${fit ? ` · ${t("viewer.fitShort")}` : ""}`;
     this.fitBtn.classList.toggle("active", fit);
     this.zoomOutBtn.disabled = s <= ZOOM_LEVELS[0] + 0.001;
     this.zoomInBtn.disabled = s >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1] - 0.001;
