@@ -1,6 +1,8 @@
 //! Scanned documents: an image-only copy of a sample PDF (every page a 300 dpi picture, no
 //! text layer) is read by Tesseract in the worker process, found by the same questions as
-//! its original, and its passages are highlighted on the page from the OCR word boxes.
+//! its original, and its passages are highlighted on the page from the OCR word boxes. Pages
+//! whose geometry fooled the text layer (an offset box, a rotation, columns drawn row by row)
+//! are read and highlighted as they are shown.
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
@@ -59,14 +61,14 @@ fn an_image_only_pdf_is_read_by_ocr_and_answers_like_its_original() {
     assert!(rects[0].y < 0.4, "{rects:?}");
 }
 
-/// A PDF with one page per `(media_box, rotate, text position, text)`, written by hand so the
-/// page geometry is exactly what the test says.
-fn pdf_with_pages(pages: &[([i32; 4], u32, (i32, i32), &str)]) -> Vec<u8> {
+/// A PDF with one page per `(media_box, rotate, [(x, y, text)])`, written by hand so the page
+/// geometry and the content order are exactly what the test says.
+fn pdf_with_pages(pages: &[([i32; 4], u32, Vec<(i32, i32, String)>)]) -> Vec<u8> {
     let mut objects: Vec<String> = vec![String::new(), String::new()]; // catalog, page tree
     objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".into());
     let mut kids = Vec::new();
-    for (media, rotate, (x, y), text) in pages {
-        let stream = format!("BT /F1 12 Tf {x} {y} Td ({text}) Tj ET");
+    for (media, rotate, lines) in pages {
+        let stream: String = lines.iter().map(|(x, y, text)| format!("BT /F1 10 Tf {x} {y} Td ({text}) Tj ET\n")).collect();
         objects.push(format!("<< /Length {} >>\nstream\n{stream}\nendstream", stream.len()));
         let contents = objects.len();
         objects.push(format!(
@@ -98,8 +100,8 @@ fn text_on_offset_and_rotated_pages_is_read_not_called_missing() {
     // A page box below the origin, and a landscape-rotated page whose text sits above the
     // rotated height: both hold text that the page's (0, 0, width, height) rectangle misses.
     let pdf = pdf_with_pages(&[
-        ([0, -792, 612, 0], 0, (72, -100), "Offset page: the Tarnwick boiler was serviced in May."),
-        ([0, 0, 612, 792], 90, (72, 700), "Rotated page: the Quellmoor chiller runs at 6 degrees."),
+        ([0, -792, 612, 0], 0, vec![(72, -100, "Offset page: the Tarnwick boiler was serviced in May.".into())]),
+        ([0, 0, 612, 792], 90, vec![(72, 700, "Rotated page: the Quellmoor chiller runs at 6 degrees.".into())]),
     ]);
     std::fs::write(docs.path().join("boxes.pdf"), pdf).unwrap();
     let data = tempfile::tempdir().unwrap();
@@ -121,4 +123,42 @@ fn text_on_offset_and_rotated_pages_is_read_not_called_missing() {
     let (rects, _) = pagewise_core::viewer::highlight_rects(&pdfium, &pdf, 2, "the Quellmoor chiller").unwrap();
     assert!(!rects.is_empty());
     assert!(rects.iter().all(|r| r.x > 0.8 && r.x + r.w <= 1.0 && r.y > 0.1 && r.y + r.h < 0.9), "{rects:?}");
+}
+
+#[test]
+fn two_columns_drawn_row_by_row_are_read_column_by_column() {
+    // Each row draws the left column's line and then the right column's: content order
+    // interleaves the columns. The left column's sentence runs over two lines.
+    let left = [
+        "Column one starts here and the Varnholt",
+        "turbine was inspected on the ninth of May",
+        "after the storm, with no damage reported.",
+        "The next inspection is planned for June.",
+    ];
+    let right = [
+        "Column two is about something else: the",
+        "canteen menu changes every second week,",
+        "and the bicycle shed gets a new roof soon.",
+        "Nobody has asked about the parking yet.",
+    ];
+    let mut lines = Vec::new();
+    for (row, (l, r)) in left.iter().zip(&right).enumerate() {
+        let y = 700 - 12 * row as i32;
+        lines.push((56, y, l.to_string()));
+        lines.push((316, y, r.to_string()));
+    }
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("columns.pdf"), pdf_with_pages(&[([0, 0, 612, 792], 0, lines)])).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let out = run_ok(pagewise(data.path()).args(["parse", "--json"]).arg(docs.path().join("columns.pdf")));
+    let text = json_lines(&out)[0]["text"].as_str().unwrap().to_string();
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("{needle:?} not in {text}"));
+    assert!(at("Varnholt") < at("turbine was inspected") && at("turbine was inspected") < at("Column two"), "{text}");
+    assert!(at("planned for June") < at("Column two"), "{text}");
+    // The viewer finds a quote across the column's line break, in the left column.
+    let pdfium = pagewise_core::models::locate(None, None).unwrap().pdfium_lib;
+    let pdf = docs.path().join("columns.pdf");
+    let (rects, _) = pagewise_core::viewer::highlight_rects(&pdfium, &pdf, 1, "the Varnholt turbine was inspected").unwrap();
+    assert!(!rects.is_empty());
+    assert!(rects.iter().all(|r| r.x + r.w < 0.5), "{rects:?}");
 }

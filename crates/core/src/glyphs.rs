@@ -1,9 +1,37 @@
-//! From PDF user space to the page as it is shown. Character boxes come in unrotated user
-//! space, whose origin is wherever the page's box puts it; the rendered page starts at its
-//! crop box and is turned by its /Rotate. Without this, highlights on rotated pages and on
-//! pages whose box does not start at (0, 0) land in the wrong place or off the page.
+//! A PDF page's characters with their boxes on the page as it is shown. PDFium gives boxes
+//! in unrotated user space, whose origin is wherever the page's box puts it; the shown page
+//! starts at its crop box and is turned by its /Rotate. Reading order (columns) and the
+//! viewer's highlights both need the shown page.
 
-use super::locate::CharBox;
+use pdfium_render::prelude::{PdfPage, PdfPageRenderRotation};
+
+/// One character with its box in page points on the shown page (y grows upwards).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glyph {
+    pub ch: char,
+    pub left: f32,
+    pub bottom: f32,
+    pub right: f32,
+    pub top: f32,
+    /// Inserted by PDFium (spaces and line breaks it inferred); its box means nothing.
+    pub generated: bool,
+}
+
+/// The page's characters in content-stream order.
+pub fn page_glyphs(page: &PdfPage<'_>) -> Vec<Glyph> {
+    let Ok(text) = page.text() else { return Vec::new() };
+    let frame = PageFrame::of(page);
+    text.chars()
+        .iter()
+        .filter_map(|c| {
+            let ch = c.unicode_char()?;
+            let generated = c.is_generated().unwrap_or(false);
+            let b = c.loose_bounds().ok()?;
+            let shown = frame.show(Glyph { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value, generated });
+            Some(shown)
+        })
+        .collect()
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PageFrame {
@@ -16,6 +44,20 @@ pub struct PageFrame {
 }
 
 impl PageFrame {
+    /// Where the page's text sits on the shown page: its crop box (the media box when it has
+    /// none) and its rotation.
+    pub fn of(page: &PdfPage<'_>) -> PageFrame {
+        let boundaries = page.boundaries();
+        let bounds = boundaries.crop().or_else(|_| boundaries.media()).map(|b| b.bounds).unwrap_or_else(|_| page.page_size());
+        let quarter_turns = match page.rotation() {
+            Ok(PdfPageRenderRotation::Degrees90) => 1,
+            Ok(PdfPageRenderRotation::Degrees180) => 2,
+            Ok(PdfPageRenderRotation::Degrees270) => 3,
+            _ => 0,
+        };
+        PageFrame { origin: (bounds.left().value, bounds.bottom().value), size: (bounds.width().value, bounds.height().value), quarter_turns }
+    }
+
     /// A point in user space → the shown page, origin at its lower left.
     fn point(&self, x: f32, y: f32) -> (f32, f32) {
         let (u, v) = (x - self.origin.0, y - self.origin.1);
@@ -28,10 +70,10 @@ impl PageFrame {
         }
     }
 
-    pub fn show(&self, c: CharBox) -> CharBox {
-        let (ax, ay) = self.point(c.left, c.bottom);
-        let (bx, by) = self.point(c.right, c.top);
-        CharBox { ch: c.ch, left: ax.min(bx), bottom: ay.min(by), right: ax.max(bx), top: ay.max(by) }
+    pub fn show(&self, g: Glyph) -> Glyph {
+        let (ax, ay) = self.point(g.left, g.bottom);
+        let (bx, by) = self.point(g.right, g.top);
+        Glyph { left: ax.min(bx), bottom: ay.min(by), right: ax.max(bx), top: ay.max(by), ..g }
     }
 }
 
@@ -39,8 +81,8 @@ impl PageFrame {
 mod tests {
     use super::*;
 
-    fn char_box(left: f32, bottom: f32, right: f32, top: f32) -> CharBox {
-        CharBox { ch: 'x', left, bottom, right, top }
+    fn char_box(left: f32, bottom: f32, right: f32, top: f32) -> Glyph {
+        Glyph { ch: 'x', left, bottom, right, top, generated: false }
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod engine;
 mod error;
 pub mod eval;
 pub mod facets;
+pub mod glyphs;
 pub mod grade;
 pub mod index;
 pub mod ingest;

@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod epub;
 pub mod html;
 pub mod pdf;
+pub mod reading_order;
 pub mod contained;
 pub mod text;
 mod xml;

@@ -6,7 +6,9 @@ use pdfium_render::prelude::*;
 
 use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure};
 use crate::error::Result;
+use crate::glyphs::page_glyphs;
 use crate::ocr;
+use super::reading_order::{column_order, text_of as text_of_glyphs};
 use crate::pdfium::{recognise_page, with_pdfium};
 
 /// Limits that keep one file from exhausting the machine.
@@ -60,7 +62,12 @@ fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits, progress: &mut 
     let mut ocr_error = None;
     let mut texts = Vec::with_capacity(page_count);
     for (i, page) in document.pages().iter().enumerate() {
-        let raw = text_layer(&page);
+        // Pages with columns are read column by column; others keep PDFium's text as it is.
+        let glyphs = page_glyphs(&page);
+        let raw = match column_order(&glyphs) {
+            Some(runs) => text_of_glyphs(&glyphs, &runs),
+            None => text_layer(&page),
+        };
         let mut text = normalise_text(&raw);
         let mut by_ocr = false;
         if text.trim().is_empty() {

@@ -2,7 +2,6 @@
 //! cover a cited passage (PDF), or the page text with the passage's byte range (text files).
 
 mod locate;
-mod page_frame;
 mod page_view;
 mod pdf_page;
 

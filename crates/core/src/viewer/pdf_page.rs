@@ -5,7 +5,8 @@ use std::path::Path;
 use pdfium_render::prelude::*;
 
 use super::locate::{locate_quote, merge_into_lines, CharBox};
-use super::page_frame::PageFrame;
+use crate::glyphs::{page_glyphs, Glyph};
+use crate::parse::reading_order::column_order;
 use super::Rect;
 use crate::error::{Error, Result};
 use crate::ocr::{char_boxes, OCR_DPI};
@@ -89,16 +90,16 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
         let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
         let size = page_size(&document, path, page)?;
         let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
-        let text = pdf_page.text().map_err(|e| pdf_error(path, e))?;
-        let frame = frame_of(&pdf_page);
-        let mut chars: Vec<CharBox> = text
-            .chars()
-            .iter()
-            .filter_map(|c| {
-                let ch = c.unicode_char()?;
-                let b = c.loose_bounds().ok()?;
-                Some(frame.show(CharBox { ch, left: b.left().value, bottom: b.bottom().value, right: b.right().value, top: b.top().value }))
-            })
+        // The characters in the page's reading order, which is the order its indexed text has.
+        let glyphs = page_glyphs(&pdf_page);
+        let ordered: Vec<&Glyph> = match column_order(&glyphs) {
+            Some(runs) => runs.into_iter().flat_map(|r| &glyphs[r]).collect(),
+            None => glyphs.iter().collect(),
+        };
+        let mut chars: Vec<CharBox> = ordered
+            .into_iter()
+            .filter(|g| !g.generated)
+            .map(|g| CharBox { ch: g.ch, left: g.left, bottom: g.bottom, right: g.right, top: g.top })
             .collect();
         // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
         if !quote.is_empty() && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
@@ -112,24 +113,6 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
         let chosen = locate_quote(&chars, quote);
         Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
     })
-}
-
-/// Where the page's text sits on the shown page: its crop box (the media box when it has
-/// none) and its rotation.
-fn frame_of(page: &PdfPage<'_>) -> PageFrame {
-    let boundaries = page.boundaries();
-    let bounds = boundaries.crop().or_else(|_| boundaries.media()).map(|b| b.bounds).unwrap_or_else(|_| page.page_size());
-    let quarter_turns = match page.rotation() {
-        Ok(PdfPageRenderRotation::Degrees90) => 1,
-        Ok(PdfPageRenderRotation::Degrees180) => 2,
-        Ok(PdfPageRenderRotation::Degrees270) => 3,
-        _ => 0,
-    };
-    PageFrame {
-        origin: (bounds.left().value, bounds.bottom().value),
-        size: (bounds.width().value, bounds.height().value),
-        quarter_turns,
-    }
 }
 
 fn page_index(path: &Path, page: u32) -> Result<i32> {
