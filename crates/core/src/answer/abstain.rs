@@ -83,8 +83,13 @@ struct Name {
     acronym: bool,
 }
 
-/// Capitalised words, skipping those capitalised only because a sentence starts there.
+/// Capitalised words, skipping those capitalised only because a sentence starts there. CJK
+/// has no capitals; there the Latin-script words with capitals or digits ("Qwen2-7B", "P99",
+/// "1000") name the particular thing asked about, as capitals do in English.
 fn names(question: &str) -> Vec<Name> {
+    if matches!(Lang::of(question), Lang::Zh | Lang::Ja | Lang::Ko) {
+        return latin_words_in_cjk(question);
+    }
     let mut out: Vec<Name> = Vec::new();
     let mut sentence_start = true;
     for (i, raw) in question.split_whitespace().enumerate() {
@@ -98,6 +103,20 @@ fn names(question: &str) -> Vec<Name> {
             }
         }
         sentence_start = raw.ends_with(['.', '?', '!', ':']);
+    }
+    out
+}
+
+fn latin_words_in_cjk(question: &str) -> Vec<Name> {
+    let mut out: Vec<Name> = Vec::new();
+    let latin: String = question.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_') { c } else { ' ' }).collect();
+    // Lower-case Latin words in Chinese are often plain vocabulary ("bug", "overlap"); capitals
+    // and digits mark names and figures ("Milvus", "HNSW", "P99").
+    let marked = latin.split_whitespace().filter(|w| w.chars().any(|c| c.is_ascii_uppercase() || c.is_ascii_digit()));
+    for term in marked.flat_map(content_terms) {
+        if !out.iter().any(|n| n.word == term) {
+            out.push(Name { word: term, first: false, acronym: false });
+        }
     }
     out
 }
@@ -264,4 +283,23 @@ pub fn signals(
 pub fn should_abstain(s: &RetrievalSignals, t: &AbstainThresholds) -> bool {
     let model_says_no = matches!((s.model_yes, t.min_model_yes), (Some(yes), Some(min)) if yes < min);
     s.top_cosine < t.min_cosine || s.coverage < t.min_coverage || (t.require_names && !s.missing_names.is_empty()) || model_says_no
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(question: &str) -> Vec<String> {
+        names(question).into_iter().map(|n| n.word).collect()
+    }
+
+    #[test]
+    fn names_are_capitalised_words_in_english_and_marked_latin_words_in_cjk() {
+        assert_eq!(words("How much did Ostara Supplies charge for the pump?"), ["ostara", "supplies"]);
+        // Split as the evidence is split (letters from digits), so the two compare.
+        assert_eq!(words("Qwen2-7B 的 P99 延迟是多少？"), ["qwen", "2", "7", "99"]);
+        assert_eq!(words("Milvus 和 Pinecone 哪个向量库更快？"), ["milvus", "pinecone"]);
+        // Lower-case Latin words in Chinese are vocabulary, not names.
+        assert!(words("transformers 升级出 bug 那回，回滚用了多长时间？").is_empty());
+    }
 }
