@@ -232,6 +232,28 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert_eq!(empty.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{empty:?}");
     let settings = call(&webview, "get_settings", json!({}));
     assert_eq!(settings["data_dir"], dir.path().join("data").display().to_string());
+    // Saving sends the shown data dir back; it is not written as a choice.
+    let mut unchanged = settings.clone();
+    unchanged["skip_ocr"] = json!(true);
+    call(&webview, "set_settings", json!({ "settings": unchanged }));
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("config/settings.json")).unwrap()).unwrap();
+    assert_eq!(stored["data_dir"], "", "{stored}");
+    assert_eq!(stored["skip_ocr"], true);
+    // A user's folder is refused as a data location, and nothing in it is touched.
+    let users = dir.path().join("users-folder");
+    std::fs::create_dir_all(users.join("lexical")).unwrap();
+    std::fs::write(users.join("lexical/notes.txt"), "mine").unwrap();
+    let mut elsewhere = settings.clone();
+    elsewhere["data_dir"] = json!(users.display().to_string());
+    let refused = invoke(&webview, "set_settings", json!({ "settings": elsewhere })).err();
+    assert_eq!(refused.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{refused:?}");
+    assert!(refused.unwrap()["message"].as_str().unwrap().contains("not a Pagewise data folder"));
+    assert_eq!(std::fs::read_to_string(users.join("lexical/notes.txt")).unwrap(), "mine");
+    let mut fresh = settings.clone();
+    fresh["data_dir"] = json!(dir.path().join("new-data").display().to_string());
+    call(&webview, "set_settings", json!({ "settings": fresh }));
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("config/settings.json")).unwrap()).unwrap();
+    assert_eq!(stored["data_dir"], dir.path().join("new-data").display().to_string());
     let model = call(&webview, "model_status", json!({}));
     assert!(model["chat_model"].is_string(), "{model}");
 

@@ -162,3 +162,43 @@ fn eval_scores_the_sample_questions_by_page() {
     let report = json(&run_ok(pagewise(data.path()).args(["eval", "--json"]).arg(&other)));
     assert_eq!(report["modes"][2]["recall_at_10"], 0.0);
 }
+
+#[test]
+fn a_users_folder_is_never_taken_as_a_data_dir() {
+    // A folder of the user's that happens to hold a `lexical` folder: indexing into it is
+    // refused and nothing in it is touched.
+    let users = tempfile::tempdir().unwrap();
+    std::fs::create_dir(users.path().join("lexical")).unwrap();
+    std::fs::write(users.path().join("lexical/notes.txt"), "my notes").unwrap();
+    let docs = repo_root().join("assets/sample");
+    let out = pagewise(users.path()).args(["index", "--no-embed"]).arg(&docs).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a Pagewise data folder"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(users.path().join("lexical/notes.txt")).unwrap(), "my notes");
+    let names: Vec<String> = std::fs::read_dir(users.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["lexical"]);
+
+    // In a data dir of ours, a user's file put into the keyword index folder is not deleted
+    // when that index must be rebuilt: the run stops and says why.
+    let data = tempfile::tempdir().unwrap();
+    run_ok(pagewise(data.path()).args(["index", "--no-embed"]).arg(&docs));
+    assert!(data.path().join(".pagewise-data").is_file());
+    let lexical = data.path().join("lexical");
+    for entry in std::fs::read_dir(&lexical).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap() == "meta.json" {
+            std::fs::write(&path, "not tantivy").unwrap();
+        }
+    }
+    std::fs::write(lexical.join("keep-me.txt"), "mine").unwrap();
+    let out = pagewise(data.path()).args(["index", "--no-embed"]).arg(&docs).output().unwrap();
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a keyword index"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(lexical.join("keep-me.txt")).unwrap(), "mine");
+    // Without the stranger, the broken keyword index is rebuilt from SQLite.
+    std::fs::remove_file(lexical.join("keep-me.txt")).unwrap();
+    run_ok(pagewise(data.path()).args(["index", "--no-embed"]).arg(&docs));
+    let out = run_ok(pagewise(data.path()).args(["search", "Kettlewick", "--mode", "lexical", "--json"]));
+    assert!(!json_lines(&out).is_empty());
+}

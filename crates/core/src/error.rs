@@ -26,6 +26,8 @@ pub enum Error {
     Embedding { path: PathBuf, message: String },
     #[error("PDFium library {path}: {message}")]
     Pdfium { path: PathBuf, message: String },
+    #[error("{path} is not a Pagewise data folder: it holds other files. Choose an empty folder or one Pagewise created (it has a .pagewise-data file)")]
+    NotADataDir { path: PathBuf },
     #[error("{0}")]
     ModelsMissing(String),
     #[error("parse worker: {0}")]

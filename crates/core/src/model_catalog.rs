@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::models::candidate_model_dirs;
 
-const SPEED_FILE: &str = "model-speed.json";
+pub(crate) const SPEED_FILE: &str = "model-speed.json";
 
 /// Tokens per second measured on this machine, with how many answers they average.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]

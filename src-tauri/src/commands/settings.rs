@@ -41,7 +41,21 @@ pub fn get_settings(ctx: &Ctx<impl Runtime>) -> CmdResult<Settings> {
 
 /// Saves the settings. A new chat model or GPU choice applies to the next answer; a new
 /// embedding model or data location applies at the next start.
-pub fn set_settings(ctx: &Ctx<impl Runtime>, settings: Settings) -> CmdResult<()> {
+pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResult<()> {
+    // The page shows the data dir in effect (which may come from PAGEWISE_DATA_DIR or the
+    // default) and sends it back on every save: that is not a choice, so the stored value stays.
+    let stored = ctx.state.settings();
+    let shown = ctx.state.data_dir().display().to_string();
+    let asked = settings.data_dir.trim().to_string();
+    if asked == shown || asked == stored.data_dir.trim() {
+        settings.data_dir = stored.data_dir;
+    } else if !asked.is_empty() {
+        let dir = PathBuf::from(&asked);
+        if !dir.is_absolute() {
+            return Err(AppError::invalid(format!("{asked}: the data location must be a full path")));
+        }
+        pagewise_core::index::data_dir::check(&dir).map_err(|e| AppError::invalid(e.to_string()))?;
+    }
     if let Some(model) = &settings.chat_model {
         if !model.is_file() {
             return Err(AppError::invalid(format!("{}: no such file", model.display())));

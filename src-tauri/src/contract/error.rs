@@ -65,6 +65,7 @@ impl From<pagewise_core::Error> for AppError {
             Error::NoSuchConversation(_) => ErrorKind::NotFound,
             Error::ModelsMissing(_) => ErrorKind::ModelMissing,
             Error::LibraryStopped => ErrorKind::LibraryUnavailable,
+            Error::NotADataDir { .. } => ErrorKind::InvalidInput,
             _ => ErrorKind::Failed,
         };
         AppError::new(kind, e.to_string())

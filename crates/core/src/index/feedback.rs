@@ -63,7 +63,7 @@ pub struct FeedbackStore {
 
 impl FeedbackStore {
     pub fn open(data_dir: &Path) -> Result<FeedbackStore> {
-        std::fs::create_dir_all(data_dir).map_err(|e| Error::io(data_dir, e))?;
+        super::data_dir::claim(data_dir)?;
         let path = data_dir.join(CONVERSATIONS_FILE);
         let conn = Connection::open(&path).map_err(|source| Error::Conversations { path: path.clone(), source })?;
         let store = FeedbackStore { conn, path };

@@ -63,6 +63,20 @@ pub struct LexicalIndex {
     dir: PathBuf,
 }
 
+/// Whether every entry of `dir` is a file Tantivy writes (segments, meta, lock and managed
+/// lists); an empty folder qualifies.
+fn only_index_files(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.flatten().all(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let tantivy_name = name == "meta.json"
+            || name == ".managed.json"
+            || name.ends_with(".lock")
+            || name.split('.').next().is_some_and(|stem| stem.len() == 32 && stem.chars().all(|c| c.is_ascii_hexdigit()));
+        tantivy_name && e.file_type().is_ok_and(|t| t.is_file())
+    })
+}
+
 impl LexicalIndex {
     fn err(dir: &Path, e: impl std::fmt::Display) -> Error {
         Error::Lexical { path: dir.to_path_buf(), message: e.to_string() }
@@ -77,7 +91,14 @@ impl LexicalIndex {
         let index = match Index::open_in_dir(dir) {
             Ok(index) if index.schema() == schema => index,
             Ok(_) | Err(_) if writable => {
-                // Unreadable or another schema: the keyword index is rebuilt from SQLite.
+                // Unreadable or another schema: the keyword index is rebuilt from SQLite, but
+                // only inside a marked data dir, and only a folder that holds nothing but
+                // Tantivy's files (a user's folder that happens to sit here is refused).
+                let data_dir = dir.parent().unwrap_or(dir);
+                super::data_dir::ensure_ours(data_dir)?;
+                if !only_index_files(dir) {
+                    return Err(Self::err(dir, "holds files that are not a keyword index; not removing them (move them away and run again)"));
+                }
                 std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 created = true;

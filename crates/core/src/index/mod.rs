@@ -2,6 +2,7 @@
 //! vector indexes are derived from it and repaired from it when they disagree.
 
 pub mod conversations;
+pub mod data_dir;
 pub mod feedback;
 pub mod lexical;
 mod meta;
@@ -74,7 +75,7 @@ impl Stores {
     /// change empties everything, another embedding model clears the vectors, and a keyword
     /// or vector index that disagrees with SQLite is repaired from SQLite.
     pub fn open_writer(data_dir: &Path, model_id: &str, dimensions: usize, settings: VectorSettings) -> Result<(Stores, OpenReport)> {
-        std::fs::create_dir_all(data_dir).map_err(|e| crate::error::Error::io(data_dir, e))?;
+        data_dir::claim(data_dir)?;
         let mut report = OpenReport::default();
         let (store, schema_rebuilt) = Store::open_writer(&data_dir.join(SQLITE_FILE))?;
         if schema_rebuilt {
@@ -90,6 +91,7 @@ impl Stores {
         if old_model.as_deref().is_some_and(|m| m != model_id) {
             let (chunks, _) = store.chunk_counts()?;
             store.clear_vectors()?;
+            data_dir::ensure_ours(data_dir)?;
             let _ = std::fs::remove_file(&vector_path);
             report.notices.push(format!(
                 "embedding model changed ({} → {model_id}): re-embedding {chunks} chunks",
