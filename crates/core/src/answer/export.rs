@@ -115,7 +115,11 @@ pub fn to_markdown(answer: &AnswerRecord) -> String {
     out
 }
 
+/// A CSV cell. One that starts like a formula (=, +, -, @, tab, carriage return) gets a
+/// leading apostrophe: claims and quotes come from documents and models, and a spreadsheet
+/// would otherwise run `=HYPERLINK(…)` or `=cmd|…` when the export is opened.
 fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
@@ -195,5 +199,19 @@ mod tests {
         assert_eq!(lines[1], "How big is the pilot?,It stores 4 MWh.,/d/a.pdf,3,10,40,hash-of-/d/a.pdf,SmolLM2,schema 1");
         assert_eq!(lines[2], "How big is the pilot?,It serves 300 homes.,,,,,,SmolLM2,schema 1");
         assert_eq!(csv_field("a \"b\", c"), "\"a \"\"b\"\", c\"");
+    }
+
+    #[test]
+    fn csv_cells_that_look_like_formulas_are_not_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"http://x\",\"click\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\"");
+        assert_eq!(csv_field("+1-2"), "'+1-2");
+        assert_eq!(csv_field("-cmd|' /C calc'!A0"), "'-cmd|' /C calc'!A0");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\t=1"), "'\t=1");
+        assert_eq!(csv_field("It stores 4 MWh."), "It stores 4 MWh.");
+        let mut answer = sample();
+        answer.sentences[0].text = "=HYPERLINK(\"http://evil\")".into();
+        let csv = provenance_csv(&answer, "schema 1", &|_| None);
+        assert!(csv.lines().nth(1).unwrap().contains(",\"'=HYPERLINK("), "{csv}");
     }
 }
