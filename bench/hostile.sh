@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Bad input never hurts the index: the shared PDF corpus plus generated hostile files —
-# truncated PDFs, random bytes named .pdf, zip bombs named .docx (deflate bomb and too many
-# entries), a 2 GB sparse file, binary and empty text, a file deleted while the indexer reads —
+# truncated PDFs, random bytes named .pdf, zip bombs named .docx (deflate bomb, too many
+# entries, and a member whose declared size lies), a 2 GB sparse file, a CSV whose header is
+# 100,000 columns wide over 200,000 short rows, binary and empty text, a file deleted while
+# the indexer reads —
 # indexed in one run. Passes when the indexer exits normally, every file on disk ends up
 # indexed or reported with a reason (pagewise status: nothing pending), and the stores agree.
 set -euo pipefail
@@ -24,6 +26,23 @@ with zipfile.ZipFile(f"{d}/many-entries.docx", "w", zipfile.ZIP_STORED) as z:
         z.writestr(f"x/{i}", b"")
 with zipfile.ZipFile(f"{d}/bomb.epub", "w", zipfile.ZIP_DEFLATED) as z:
     z.writestr("META-INF/container.xml", b"\0" * (200 << 20))
+# A member that says it holds 100 bytes and inflates to 300 MB: sizes in both the local
+# header and the central directory are rewritten.
+import struct
+with zipfile.ZipFile(f"{d}/lying-sizes.docx", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("word/document.xml", b"<w:t>" + b"a" * (300 << 20))
+raw = bytearray(open(f"{d}/lying-sizes.docx", "rb").read())
+for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+    i = raw.find(sig)
+    while i >= 0:
+        raw[i + at:i + at + 4] = struct.pack("<I", 100)
+        i = raw.find(sig, i + 4)
+open(f"{d}/lying-sizes.docx", "wb").write(raw)
+# The wide CSV: a header of 100,000 empty columns, then 200,000 short rows.
+with open(f"{d}/wide-header.csv", "w") as f:
+    f.write("a" + "," * 100_000 + "\n")
+    for i in range(200_000):
+        f.write(f"{i},x\n")
 PY
 truncate -s 2G "$set_dir/sparse-2g.pdf"
 truncate -s 2G "$set_dir/sparse-2g.txt"

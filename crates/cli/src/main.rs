@@ -106,6 +106,9 @@ enum Command {
         #[arg(long, default_value_t = 300)]
         dpi: u32,
     },
+    /// Render a PDF page as the viewer does (in the worker process), with the highlight of a
+    /// quote: prints the picture's size and the highlight rectangles.
+    Render(tools_cmd::RenderArgs),
     /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
     Verify {
         #[arg(long)]
@@ -171,6 +174,7 @@ fn main() {
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
         Command::ImageOnlyCopy { from, to, dpi } => tools_cmd::image_only_copy(&ctx, &from, &to, dpi),
+        Command::Render(args) => tools_cmd::render(&ctx, args),
         Command::Verify { json } => verify(&ctx, json),
         Command::ParseWorker { pdfium_lib, no_ocr } => pagewise_core::isolation::serve(&pdfium_lib, PdfLimits { ocr: !no_ocr, ..PdfLimits::default() })
             .map(|_| 0)

@@ -178,3 +178,49 @@ pub fn image_only_copy(ctx: &Context_, from: &Path, to: &Path, dpi: u32) -> Resu
     println!("{}: {pages} pages as {dpi} dpi pictures", to.display());
     Ok(0)
 }
+
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    pub pdf: PathBuf,
+    /// Page number (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub page: u32,
+    /// Width of the picture in pixels (at most 4096; very tall pages come out narrower).
+    #[arg(long, default_value_t = 1200)]
+    pub width: u32,
+    /// A passage to highlight on the page.
+    #[arg(long)]
+    pub quote: Option<String>,
+    /// Where to write the PNG.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+pub fn render(ctx: &Context_, args: RenderArgs) -> Result<i32> {
+    let config = ctx.config(std::time::Duration::from_secs(60))?;
+    let mut worker = config.isolated_worker()?;
+    let request = pagewise_core::viewer::PageRequest { page: args.page, width_px: Some(args.width), quote: args.quote };
+    let rendered = match worker.render(&args.pdf, request)? {
+        Ok(r) => r,
+        Err(reason) => {
+            eprintln!("{}: {reason}", args.pdf.display());
+            return Ok(1);
+        }
+    };
+    let png = rendered.png.unwrap_or_default();
+    let dimension = |at: usize| png.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_be_bytes).unwrap_or(0);
+    if let Some(out) = &args.out {
+        std::fs::write(out, &png).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    println!(
+        "page {} of {}: {} × {} px ({:.0} × {:.0} pt), {} highlight rectangles",
+        args.page,
+        rendered.size.page_count,
+        dimension(16),
+        dimension(20),
+        rendered.size.width_pt,
+        rendered.size.height_pt,
+        rendered.rects.len()
+    );
+    Ok(0)
+}

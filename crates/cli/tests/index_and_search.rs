@@ -76,6 +76,11 @@ fn a_crashing_or_hanging_parser_costs_one_file() {
         ("b-hang-worker.pdf", &f.join("known-answers.pdf")),
         ("c-good.pdf", &f.join("known-answers.pdf")),
     ]);
+    // Text formats are parsed in the worker too: a CSV or Markdown file that kills it costs
+    // that file alone.
+    std::fs::write(docs.path().join("d-crash-worker.csv"), "a,b\n1,2\n").unwrap();
+    std::fs::write(docs.path().join("e-hang-worker.md"), "# Notes\n\nText.\n").unwrap();
+    std::fs::write(docs.path().join("f-good.md"), "# Pump log\n\nThe Tarnwick pump was serviced.\n").unwrap();
     let out = run_ok(
         pagewise(data.path())
             .env("PAGEWISE_WORKER_FAULTS", "1")
@@ -83,9 +88,11 @@ fn a_crashing_or_hanging_parser_costs_one_file() {
             .arg(docs.path()),
     );
     let summary = json(&out);
-    assert_eq!(summary["indexed"], 1, "{summary}");
+    assert_eq!(summary["indexed"], 2, "{summary}");
     assert!(failed_reason(&summary, "a-crash-worker.pdf").unwrap().contains("crashed"), "{summary}");
     assert!(failed_reason(&summary, "b-hang-worker.pdf").unwrap().contains("timed out"), "{summary}");
+    assert!(failed_reason(&summary, "d-crash-worker.csv").unwrap().contains("crashed"), "{summary}");
+    assert!(failed_reason(&summary, "e-hang-worker.md").unwrap().contains("timed out"), "{summary}");
 }
 
 #[test]

@@ -162,3 +162,18 @@ fn two_columns_drawn_row_by_row_are_read_column_by_column() {
     assert!(!rects.is_empty());
     assert!(rects.iter().all(|r| r.x + r.w < 0.5), "{rects:?}");
 }
+
+#[test]
+fn a_very_tall_page_renders_under_the_pixel_limit() {
+    // 4096 px wide, this page would be 80,000 px tall (1.3 GB as RGBA).
+    let docs = tempfile::tempdir().unwrap();
+    let pdf = docs.path().join("tall.pdf");
+    std::fs::write(&pdf, pdf_with_pages(&[([0, 0, 512, 10000], 0, vec![(20, 9900, "A very tall page".into())])])).unwrap();
+    let pdfium = pagewise_core::models::locate(None, None).unwrap().pdfium_lib;
+    let (png, size) = pagewise_core::viewer::render_page_png(&pdfium, &pdf, 1, 4096).unwrap();
+    let dimension = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let (w, h) = (dimension(16), dimension(20));
+    assert_eq!((size.width_pt, size.height_pt), (512.0, 10000.0));
+    assert!(h <= 4096 && u64::from(w) * u64::from(h) <= 4096 * 4096, "{w} × {h}");
+    assert!(w >= 200, "{w} × {h}: the page should still fill the picture's width as far as the limit allows");
+}

@@ -31,9 +31,17 @@ pub fn with_pdfium<T>(lib: &Path, f: impl FnOnce(&Pdfium) -> Result<T>) -> Resul
     f(&guard)
 }
 
+/// Pixels of the largest page OCR renders: A0 at 300 dpi (about 140 million).
+const OCR_PIXEL_LIMIT: f64 = 150e6;
+
 /// The words Tesseract reads on `page` rendered at [`OCR_DPI`], or why there are none.
 pub fn recognise_page(tesseract: &Tesseract, page: &PdfPage<'_>) -> Result<Vec<OcrWord>, String> {
     let width_px = (page.width().value / 72.0 * OCR_DPI as f32).round().max(1.0) as i32;
+    let height_px = (page.height().value / 72.0 * OCR_DPI as f32).round().max(1.0);
+    // A page the size of a wall would take gigabytes as a bitmap; no document needs that.
+    if f64::from(width_px) * f64::from(height_px) > OCR_PIXEL_LIMIT {
+        return Err(format!("page of {:.0} × {:.0} pt is too large to read by OCR", page.width().value, page.height().value));
+    }
     let config = PdfRenderConfig::new().set_target_width(width_px).render_form_data(true);
     let bitmap = page.render_with_config(&config).map_err(|e| format!("cannot render the page for OCR: {e}"))?;
     let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);

@@ -4,7 +4,7 @@
 //! line and waits with a deadline; a child that dies or overruns is killed, the file is
 //! reported, and the next request gets a fresh child.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -15,6 +15,9 @@ use crate::error::{Error, Result};
 use crate::parse::pdf::PageProgress;
 use crate::parse::{Document, Format, ParseFailure};
 use crate::viewer::{PageRender, PageRequest};
+
+/// The longest reply line the parent reads: a document at the text limit, JSON-escaped.
+const REPLY_LIMIT: u64 = 3 * crate::parse::contained::DOCUMENT_TEXT_LIMIT as u64;
 
 /// How to start a worker and what it may use.
 #[derive(Debug, Clone)]
@@ -29,7 +32,8 @@ pub struct WorkerCommand {
 struct RunningWorker {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// Reply lines, or why reading stopped.
+    lines: Receiver<std::result::Result<String, String>>,
 }
 
 /// One worker process at a time, restarted after a crash or timeout.
@@ -53,7 +57,10 @@ impl IsolatedWorker {
             unsafe {
                 cmd.pre_exec(move || {
                     let rl = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
-                    libc::setrlimit(libc::RLIMIT_AS, &rl);
+                    // A worker that could not be limited does not run: fail closed.
+                    if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
                     Ok(())
                 });
             }
@@ -65,10 +72,23 @@ impl IsolatedWorker {
         let stdout = child.stdout.take().ok_or_else(|| Error::Worker("worker has no stdout".into()))?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
+            let mut reader = BufReader::new(stdout);
+            loop {
+                // A reply is read only up to the cap: a worker cannot make the parent hold
+                // more than that, whatever it writes.
+                let mut line = Vec::new();
+                match (&mut reader).take(REPLY_LIMIT + 1).read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line.len() as u64 > REPLY_LIMIT => {
+                        let _ = tx.send(Err(format!("sent a reply over {} MB", REPLY_LIMIT >> 20)));
+                        break;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                        if tx.send(Ok(text)).is_err() {
+                            break;
+                        }
+                    }
                 }
             }
         });
@@ -120,7 +140,8 @@ impl IsolatedWorker {
                 return Err(Error::Worker("worker did not start".into()));
             };
             return match worker.lines.recv_timeout(self.command.timeout) {
-                Ok(line) => match serde_json::from_str::<Response>(&line) {
+                Ok(Err(why)) => Ok(Err(self.reap(&why))),
+                Ok(Ok(line)) => match serde_json::from_str::<Response>(&line) {
                     Ok(Response::Progress(page)) => {
                         on_page(page);
                         continue;

@@ -9,13 +9,10 @@ use std::sync::mpsc;
 use super::client::IsolatedWorker;
 use crate::error::{Error, Result};
 use crate::parse::contained::parse_contained;
-use crate::parse::csv::parse_csv;
-use crate::parse::html::parse_html;
 use crate::parse::pdf::{PageProgress, PdfLimits};
-use crate::parse::text::parse_text;
 use crate::parse::{Document, Format, ParseFailure};
 
-/// How one parsing lane parses PDFs: in a worker process (the app and CLI) or in this
+/// How one parsing lane parses files: in a worker process (the app and CLI) or in this
 /// process (tests of the logic around parsing; PDFium calls are then serialised).
 pub enum Parser {
     InProcess { pdfium_lib: PathBuf, limits: PdfLimits },
@@ -40,24 +37,15 @@ impl Parser {
         max_text_bytes: u64,
         on_page: &mut dyn FnMut(PageProgress),
     ) -> Result<Result<Document, ParseFailure>> {
-        if format.needs_isolation() {
-            return match self {
-                Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, on_page),
-                Parser::Isolated(worker) => worker.parse(path, format, on_page),
-            };
-        }
-        if size > max_text_bytes {
+        // Plain text is refused by size before anything reads it; every format is then
+        // parsed in the worker (or, for tests, by the same code in this process).
+        if format.is_plain_text() && size > max_text_bytes {
             return Ok(Err(format!("text file of {size} bytes, over the limit of {max_text_bytes}")));
         }
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) => return Ok(Err(format!("cannot read: {e}"))),
-        };
-        Ok(match format {
-            Format::Html => parse_html(path, &bytes),
-            Format::Csv => parse_csv(path, &bytes),
-            _ => parse_text(path, &bytes, format),
-        })
+        match self {
+            Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, on_page),
+            Parser::Isolated(worker) => worker.parse(path, format, on_page),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::viewer::{PageRender, PageRequest};
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Request {
-    /// Parse a file of a format that needs isolation (PDF, DOCX, EPUB).
+    /// Parse a file (any format).
     Parse { path: PathBuf, format: Format },
     /// Render a PDF page (and/or find a quote on it) for the viewer.
     Render { path: PathBuf, page: PageRequest },

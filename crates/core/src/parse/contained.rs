@@ -1,18 +1,28 @@
-//! The formats that are parsed in isolation (PDF through PDFium, and the ZIP-based DOCX and
-//! EPUB): what the worker process runs for a file, and what tests run in-process.
+//! What a worker process runs for a file, of every format: PDF through PDFium, the ZIP-based
+//! DOCX and EPUB, and HTML, CSV, Markdown and text. Every parser runs there, under the
+//! worker's time and memory limits, so no file can cost more than itself. Tests run it
+//! in-process.
 
+use std::io::Read;
 use std::path::Path;
 
 use super::archive::ZipLimits;
+use super::csv::parse_csv;
 use super::docx::parse_docx;
 use super::epub::parse_epub;
+use super::html::parse_html;
 use super::pdf::{parse_pdf_reporting, PageProgress, PdfLimits};
+use super::text::parse_text;
 use super::{Document, Format, ParseFailure};
 use crate::error::Result;
 
-/// Parses a file of a format that needs isolation (see [`Format::needs_isolation`]); what
-/// the worker process runs, and what tests run in-process.
-/// `progress` hears about each PDF page as it is read.
+/// The most a text file may hold, read by the worker whatever size the parent saw (a file
+/// can grow between the check and the read).
+pub const TEXT_INPUT_LIMIT: u64 = 64 * 1024 * 1024;
+/// The most text a parsed document may carry back to the parent.
+pub const DOCUMENT_TEXT_LIMIT: usize = 64 * 1024 * 1024;
+
+/// Parses one file. `progress` hears about each PDF page as it is read.
 pub fn parse_contained(
     pdfium_lib: &Path,
     path: &Path,
@@ -20,10 +30,33 @@ pub fn parse_contained(
     limits: PdfLimits,
     progress: &mut dyn FnMut(PageProgress),
 ) -> Result<Result<Document, ParseFailure>> {
-    match format {
-        Format::Pdf => parse_pdf_reporting(pdfium_lib, path, limits, progress),
-        Format::Docx => Ok(parse_docx(path, ZipLimits::default())),
-        Format::Epub => Ok(parse_epub(path, ZipLimits::default())),
-        other => Ok(Err(format!("{} files are not parsed in the worker", other.as_str()))),
+    let parsed = match format {
+        Format::Pdf => parse_pdf_reporting(pdfium_lib, path, limits, progress)?,
+        Format::Docx => parse_docx(path, ZipLimits::default()),
+        Format::Epub => parse_epub(path, ZipLimits::default()),
+        Format::Html | Format::Csv | Format::Markdown | Format::Text => read_capped(path).and_then(|bytes| match format {
+            Format::Html => parse_html(path, &bytes),
+            Format::Csv => parse_csv(path, &bytes),
+            _ => parse_text(path, &bytes, format),
+        }),
+    };
+    Ok(parsed.and_then(within_output_limit))
+}
+
+fn read_capped(path: &Path) -> std::result::Result<Vec<u8>, ParseFailure> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(TEXT_INPUT_LIMIT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > TEXT_INPUT_LIMIT {
+        return Err(format!("text file over the limit of {} MB", TEXT_INPUT_LIMIT >> 20));
     }
+    Ok(bytes)
+}
+
+fn within_output_limit(doc: Document) -> std::result::Result<Document, ParseFailure> {
+    let bytes: usize = doc.pages.iter().map(|p| p.text.len()).sum();
+    if bytes > DOCUMENT_TEXT_LIMIT {
+        return Err(format!("yields {} MB of text, over the limit of {} MB", bytes >> 20, DOCUMENT_TEXT_LIMIT >> 20));
+    }
+    Ok(doc)
 }

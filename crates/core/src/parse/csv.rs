@@ -7,6 +7,13 @@ use super::encoding::decode_text;
 use super::{file_stem, normalise_text, Document, Format, Page, ParseFailure};
 
 const ROWS_PER_BLOCK: usize = 20;
+/// Columns per rendered table: wider blocks are split into several tables, each led by the
+/// first column, so every value stays next to its column name and its row's key.
+const COLUMNS_PER_TABLE: usize = 12;
+/// Column names listed in the summary line.
+const NAMED_COLUMNS: usize = 40;
+/// The most text one CSV renders to; the rest of its rows are left out, with a notice.
+const TEXT_LIMIT: usize = 16 * 1024 * 1024;
 
 pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     let (raw, _) = decode_text(bytes)?;
@@ -18,17 +25,47 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     }
     let mut text = String::new();
     let title = file_stem(path);
-    text.push_str(&format!("# {title}\n\n{} rows; columns: {}\n", body.len(), header.join(", ")));
+    let named: Vec<&str> = header.iter().map(|c| c.trim()).filter(|c| !c.is_empty()).collect();
+    let listed = named.iter().take(NAMED_COLUMNS).copied().collect::<Vec<_>>().join(", ");
+    let more = if named.len() > NAMED_COLUMNS { format!(" and {} more", named.len() - NAMED_COLUMNS) } else { String::new() };
+    text.push_str(&format!("# {title}\n\n{} rows; columns: {listed}{more}\n", body.len()));
     for (block, rows) in body.chunks(ROWS_PER_BLOCK).enumerate() {
+        if text.len() > TEXT_LIMIT {
+            let left = body.len() - block * ROWS_PER_BLOCK;
+            text.push_str(&format!("\n(The last {left} rows are not indexed: the table is over the size limit.)\n"));
+            break;
+        }
         let first = block * ROWS_PER_BLOCK + 1;
         text.push_str(&format!("\n## Rows {first}–{}\n\n", first + rows.len() - 1));
-        text.push_str(&table_line(header));
-        text.push_str(&format!("|{}\n", " --- |".repeat(header.len())));
-        for row in rows {
-            text.push_str(&table_line(row));
-        }
+        render_block(&mut text, header, rows);
     }
     Ok(Document { format: Format::Csv, title, pages: vec![Page { text: normalise_text(&text) }] })
+}
+
+/// The block's rows as tables over the columns where some row holds a value: a column empty
+/// in every row says nothing, however wide the header.
+fn render_block(text: &mut String, header: &[String], rows: &[Vec<String>]) {
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let mut used: Vec<usize> = (0..width).filter(|&i| rows.iter().any(|r| r.get(i).is_some_and(|c| !c.trim().is_empty()))).collect();
+    if used.is_empty() {
+        used.push(0);
+    }
+    let cell = |r: &[String], i: usize| r.get(i).cloned().unwrap_or_default();
+    let groups: Vec<&[usize]> = used.chunks(COLUMNS_PER_TABLE).collect();
+    for (g, group) in groups.iter().enumerate() {
+        let mut columns: Vec<usize> = group.to_vec();
+        if g > 0 {
+            columns.insert(0, used[0]);
+            text.push('\n');
+        }
+        let names: Vec<String> = columns.iter().map(|&i| cell(header, i)).collect();
+        text.push_str(&table_line(&names));
+        text.push_str(&format!("|{}\n", " --- |".repeat(columns.len())));
+        for row in rows {
+            let cells: Vec<String> = columns.iter().map(|&i| cell(row, i)).collect();
+            text.push_str(&table_line(&cells));
+        }
+    }
 }
 
 fn table_line(cells: &[String]) -> String {
@@ -92,5 +129,44 @@ mod tests {
         let semicolons = parse_csv(Path::new("/d/x.csv"), b"a;b\n1;2\n").unwrap();
         assert!(semicolons.pages[0].text.contains("| 1 | 2 |"));
         assert!(parse_csv(Path::new("/d/e.csv"), b"\n\n").is_err());
+    }
+
+    #[test]
+    fn a_header_wider_than_its_rows_costs_only_the_columns_that_hold_something() {
+        // The hostile shape: a header of 100,000 empty columns over 200,000 short rows.
+        let mut csv = String::from("a");
+        csv.push_str(&",".repeat(100_000));
+        csv.push('\n');
+        for i in 0..200_000 {
+            csv.push_str(&format!("{i},x\n"));
+        }
+        let doc = parse_csv(Path::new("/d/wide.csv"), csv.as_bytes()).unwrap();
+        let text = &doc.pages[0].text;
+        assert!(text.len() < 8 * csv.len(), "{} bytes of text from {} bytes", text.len(), csv.len());
+        assert!(text.contains("| a |  |\n| --- | --- |\n| 0 | x |"), "{}", &text[..300]);
+        assert!(text.contains("| 199999 | x |"));
+    }
+
+    #[test]
+    fn wide_tables_are_split_by_columns_and_keep_the_row_key() {
+        let header: Vec<String> = (0..30).map(|i| format!("c{i}")).collect();
+        let row: Vec<String> = (0..30).map(|i| format!("v{i}")).collect();
+        let csv = format!("{}\n{}\n", header.join(","), row.join(","));
+        let text = parse_csv(Path::new("/d/w.csv"), csv.as_bytes()).unwrap().pages[0].text.clone();
+        assert!(text.contains("| c0 | c1 |") && text.contains("| c0 | c12 |") && text.contains("| c0 | c24 |"), "{text}");
+        assert!(text.contains("| v0 | v24 | v25 |"), "{text}");
+        assert!(text.contains("columns: c0, c1,"));
+    }
+
+    #[test]
+    fn output_is_capped_with_a_notice() {
+        let mut csv = String::from("name,notes\n");
+        let long = "y".repeat(2000);
+        for i in 0..20_000 {
+            csv.push_str(&format!("r{i},{long}\n"));
+        }
+        let text = parse_csv(Path::new("/d/big.csv"), csv.as_bytes()).unwrap().pages[0].text.clone();
+        assert!(text.len() < TEXT_LIMIT + 200_000, "{}", text.len());
+        assert!(text.contains("rows are not indexed: the table is over the size limit"));
     }
 }

@@ -61,10 +61,9 @@ impl Format {
         }
     }
 
-    /// Container formats go through the worker process (with its time and memory limits);
-    /// plain text is read in-process under a size limit.
-    pub fn needs_isolation(self) -> bool {
-        matches!(self, Format::Pdf | Format::Docx | Format::Epub)
+    /// Plain-text formats, whose size is checked before they are read.
+    pub fn is_plain_text(self) -> bool {
+        matches!(self, Format::Markdown | Format::Text | Format::Html | Format::Csv)
     }
 }
 

@@ -69,14 +69,24 @@ pub fn render_view(pdfium_lib: &Path, path: &Path, request: &PageRequest) -> Res
     Ok(PageRender { png, rects, size })
 }
 
-/// Renders page `page` (1-based) of the PDF at `path` to a PNG `width_px` pixels wide.
+/// Pixels of the largest picture the viewer renders (4096 × 4096, 64 MB as RGBA).
+const RENDER_PIXEL_LIMIT: u32 = 4096 * 4096;
+
+/// Renders page `page` (1-based) of the PDF at `path` to a PNG `width_px` pixels wide (less
+/// when the page is so tall that the picture would pass [`RENDER_PIXEL_LIMIT`]).
 pub fn render_page_png(pdfium_lib: &Path, path: &Path, page: u32, width_px: u32) -> Result<(Vec<u8>, PageSize)> {
     let width_px = width_px.clamp(64, 4096);
     with_pdfium(pdfium_lib, |pdfium| {
         let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
         let size = page_size(&document, path, page)?;
         let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
-        let config = PdfRenderConfig::new().set_target_width(width_px as Pixels).render_form_data(true);
+        // Width alone does not bound a picture: a page 20 times taller than wide at 4096 px
+        // wide is 80,000 px tall. The height is capped so the bitmap stays under the limit.
+        let max_height = (RENDER_PIXEL_LIMIT / width_px).max(64);
+        let config = PdfRenderConfig::new()
+            .set_target_width(width_px as Pixels)
+            .set_maximum_height(max_height as Pixels)
+            .render_form_data(true);
         let bitmap = pdf_page.render_with_config(&config).map_err(|e| pdf_error(path, e))?;
         let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);
         let rgba = bitmap.as_rgba_bytes();
