@@ -10,7 +10,7 @@ use clap::Args;
 use pagewise_core::embed::{SentenceEmbedder, Embedder, TextRole};
 use std::sync::atomic::AtomicBool;
 
-use pagewise_core::isolation::{parse_many, ParseJob, Parser};
+use pagewise_core::isolation::{parse_many, ParseEvent, ParseJob, Parser};
 use pagewise_core::parse::{Document, Format};
 
 use crate::Context_;
@@ -43,7 +43,8 @@ pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
     let mut parsers: Vec<Parser> = (0..lanes).map(|_| config.parser()).collect();
     let started = Instant::now();
     let mut results: Vec<Option<Result<Document, String>>> = vec![None; jobs.len()];
-    parse_many(&mut parsers, &jobs, config.max_text_bytes, &AtomicBool::new(false), &|_, _| {}, |i, parsed| {
+    parse_many(&mut parsers, &jobs, config.max_text_bytes, &AtomicBool::new(false), &|_, _| {}, |i, event| {
+        let ParseEvent::Parsed(parsed) = event else { return Ok(()) };
         results[i] = Some(parsed);
         Ok(())
     })?;

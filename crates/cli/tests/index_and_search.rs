@@ -93,6 +93,27 @@ fn a_crashing_or_hanging_parser_costs_one_file() {
     assert!(failed_reason(&summary, "b-hang-worker.pdf").unwrap().contains("timed out"), "{summary}");
     assert!(failed_reason(&summary, "d-crash-worker.csv").unwrap().contains("crashed"), "{summary}");
     assert!(failed_reason(&summary, "e-hang-worker.md").unwrap().contains("timed out"), "{summary}");
+
+    // A crash or a hang may be the machine's fault: the next run tries those files once more,
+    // and after that leaves them alone until they change. A plain failure is not retried.
+    let again = |data: &std::path::Path| {
+        json(&run_ok(pagewise(data).env("PAGEWISE_WORKER_FAULTS", "1").args(["index", "--json", "--parse-timeout", "3"]).arg(docs.path())))
+    };
+    let second = again(data.path());
+    assert_eq!(second["unchanged"], 2, "{second}");
+    for name in ["a-crash-worker.pdf", "b-hang-worker.pdf", "d-crash-worker.csv", "e-hang-worker.md"] {
+        let reason = failed_reason(&second, name).unwrap();
+        assert!(!reason.contains("skipped until"), "{name} was not tried again: {reason}");
+    }
+    let third = again(data.path());
+    for name in ["a-crash-worker.pdf", "b-hang-worker.pdf", "d-crash-worker.csv", "e-hang-worker.md"] {
+        let reason = failed_reason(&third, name).unwrap();
+        assert!(reason.contains("2 times; skipped until the file changes"), "{name}: {reason}");
+    }
+    // Changed, it is tried again.
+    std::fs::write(docs.path().join("d-crash-worker.csv"), "a,b\n1,2\n3,4\n").unwrap();
+    let fourth = again(data.path());
+    assert!(!failed_reason(&fourth, "d-crash-worker.csv").unwrap().contains("skipped until"), "{fourth}");
 }
 
 #[test]

@@ -89,6 +89,8 @@ pub struct StoredFailure {
     pub reason: String,
     pub size: u64,
     pub mtime_ns: i64,
+    /// Parses of this version of the file that ended this way in a row.
+    pub attempts: u32,
 }
 
 /// A parsed, chunked file ready to be recorded.
@@ -290,6 +292,15 @@ impl Store {
             }
         }
         self.conn.execute_batch(SCHEMA).map_err(|e| self.e(e))?;
+        // Added after schema 1 shipped: a column, not a new schema, so no index is rebuilt.
+        let has_attempts: bool = self
+            .conn
+            .query_row("SELECT count(*) FROM pragma_table_info('failures') WHERE name='attempts'", [], |r| r.get::<_, i64>(0))
+            .map_err(|e| self.e(e))?
+            > 0;
+        if !has_attempts {
+            self.conn.execute_batch("ALTER TABLE failures ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1").map_err(|e| self.e(e))?;
+        }
         self.set_meta(&MetaKey::SchemaVersion, &SCHEMA_VERSION.to_string())?;
         Ok(rebuilt)
     }
@@ -368,24 +379,25 @@ impl Store {
     }
 
     pub fn failures(&self) -> Result<HashMap<PathBuf, StoredFailure>> {
-        let mut stmt = self.conn.prepare("SELECT path, reason, size, mtime_ns FROM failures").map_err(|e| self.e(e))?;
+        let mut stmt = self.conn.prepare("SELECT path, reason, size, mtime_ns, attempts FROM failures").map_err(|e| self.e(e))?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((
                     PathBuf::from(r.get::<_, String>(0)?),
-                    StoredFailure { reason: r.get(1)?, size: r.get::<_, i64>(2)? as u64, mtime_ns: r.get(3)? },
+                    StoredFailure { reason: r.get(1)?, size: r.get::<_, i64>(2)? as u64, mtime_ns: r.get(3)?, attempts: r.get::<_, i64>(4)?.max(1) as u32 },
                 ))
             })
             .map_err(|e| self.e(e))?;
         rows.map(|r| r.map_err(|e| self.e(e))).collect()
     }
 
-    pub fn record_failure(&self, path: &Path, size: u64, mtime_ns: i64, reason: &str) -> Result<()> {
+    /// Records why a file failed; `attempts` counts the parses of this version that failed so.
+    pub fn record_failure(&self, path: &Path, size: u64, mtime_ns: i64, reason: &str, attempts: u32) -> Result<()> {
         self.conn
             .execute(
-                "INSERT INTO failures(path, reason, size, mtime_ns, at) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT(path) DO UPDATE SET reason=excluded.reason, size=excluded.size, mtime_ns=excluded.mtime_ns, at=excluded.at",
-                params![path_text(path), reason, size as i64, mtime_ns, now_secs()],
+                "INSERT INTO failures(path, reason, size, mtime_ns, at, attempts) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(path) DO UPDATE SET reason=excluded.reason, size=excluded.size, mtime_ns=excluded.mtime_ns, at=excluded.at, attempts=excluded.attempts",
+                params![path_text(path), reason, size as i64, mtime_ns, now_secs(), i64::from(attempts)],
             )
             .map(|_| ())
             .map_err(|e| self.e(e))

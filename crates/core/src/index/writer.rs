@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::store::{NewChunk, NewVersion, StoredFile};
+use super::store::{NewChunk, NewVersion, StoredFailure, StoredFile};
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
 use crate::embed::{Embedder, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
-use crate::isolation::{parse_many, ParseJob, Parser};
+use crate::isolation::{parse_many, ParseEvent, ParseJob, Parser};
 use crate::parse::pdf::PageProgress;
 use crate::parse::Document;
 use crate::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
@@ -130,8 +130,11 @@ impl Stores {
             match by_path.get(entry.path.as_path()) {
                 Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns && settled => report.unchanged += 1,
                 _ => match failures.get(&entry.path) {
-                    Some(f) if f.size == entry.size && f.mtime_ns == entry.mtime_ns => {
-                        report.failed.push((entry.path.clone(), f.reason.clone()));
+                    // A file that failed stays failed until it changes, except that a crash,
+                    // a hang or an interrupted parse gets one more try: those can be the
+                    // machine's fault, not the file's.
+                    Some(f) if f.size == entry.size && f.mtime_ns == entry.mtime_ns && !(may_retry(&f.reason) && f.attempts < PARSE_TRIES) => {
+                        report.failed.push((entry.path.clone(), skipped_reason(f)));
                     }
                     _ => to_check.push(entry),
                 },
@@ -157,6 +160,13 @@ impl Stores {
         }
         let jobs: Vec<ParseJob> =
             to_parse.iter().map(|(e, _)| ParseJob { path: e.path.clone(), format: e.format, size: e.size }).collect();
+        // Before a file is parsed, it is recorded as a parse that did not finish: should it
+        // take the whole indexer down, the next run knows which file it was, and tries it only
+        // once more. A parse that ends replaces the record (a commit clears it, a failure
+        // rewrites it); one cut short by a stop is taken back below.
+        let attempts: Vec<u32> = to_parse.iter().map(|(e, _)| prior_attempts(failures.get(&e.path), e) + 1).collect();
+        let mut started = vec![false; to_parse.len()];
+        let mut finished = vec![false; to_parse.len()];
         let mut last_commit = Instant::now();
         let progress = run.progress;
         let (embedder, chunk_params) = (run.embedder, run.chunk_params);
@@ -165,8 +175,16 @@ impl Stores {
                 progress.report(&Progress::Ocr { path: to_parse[i].0.path.clone(), page: p.page, pages: p.pages });
             }
         };
-        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, &on_page, |i, parsed| {
+        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, &on_page, |i, event| {
             let (entry, content_hash) = &to_parse[i];
+            let parsed = match event {
+                ParseEvent::Starting => {
+                    started[i] = true;
+                    return self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, UNFINISHED_PARSE, attempts[i]);
+                }
+                ParseEvent::Parsed(parsed) => parsed,
+            };
+            finished[i] = true;
             let outcome = match parsed {
                 Ok(document) => {
                     let existing = by_path.get(entry.path.as_path()).copied();
@@ -174,7 +192,7 @@ impl Stores {
                     let ingest = Ingest { entry, content_hash, doc_id, existing, document, embedder, chunk_params };
                     self.ingest(ingest, &by_hash, &mut batch, &mut report)?
                 }
-                Err(reason) => self.fail(entry, reason, &mut report)?,
+                Err(reason) => self.fail(entry, reason, attempts[i], &mut report)?,
             };
             let (pages, chunks) = match &outcome {
                 FileOutcome::Indexed => batch.versions.last().map(|v| (v.pages.len(), v.chunks.len())).unwrap_or((0, 0)),
@@ -188,6 +206,13 @@ impl Stores {
             Ok(())
         })?;
         report.interrupted |= stopped;
+        let cut_short = to_parse.iter().zip(started.iter().zip(&finished)).filter(|(_, (s, f))| **s && !**f);
+        for ((entry, _), _) in cut_short {
+            match failures.get(&entry.path) {
+                Some(f) => self.store.record_failure(&entry.path, f.size, f.mtime_ns, &f.reason, f.attempts)?,
+                None => self.store.forget_failure(&entry.path)?,
+            }
+        }
         if !report.interrupted {
             for gone in missing {
                 batch.removed.push(gone.doc_id);
@@ -229,8 +254,8 @@ impl Stores {
         Ok(removed)
     }
 
-    fn fail(&mut self, entry: &FileEntry, reason: String, report: &mut IndexReport) -> Result<FileOutcome> {
-        self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason)?;
+    fn fail(&mut self, entry: &FileEntry, reason: String, attempts: u32, report: &mut IndexReport) -> Result<FileOutcome> {
+        self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason, attempts)?;
         report.failed.push((entry.path.clone(), reason.clone()));
         Ok(FileOutcome::Failed { reason })
     }
@@ -248,12 +273,12 @@ impl Stores {
     ) -> Result<Option<String>> {
         let outcome = if entry.size > run.max_file_bytes {
             let reason = format!("file of {} bytes, over the limit of {}", entry.size, run.max_file_bytes);
-            self.fail(entry, reason, report)?
+            self.fail(entry, reason, 1, report)?
         } else {
             let content_hash = match hash_file(&entry.path) {
                 Ok(h) => h,
                 Err(e) => {
-                    let outcome = self.fail(entry, format!("cannot read: {e}"), report)?;
+                    let outcome = self.fail(entry, format!("cannot read: {e}"), 1, report)?;
                     run.progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages: 0, chunks: 0 });
                     return Ok(None);
                 }
@@ -456,5 +481,29 @@ impl Stores {
         self.store.store_vectors(unsaved, &checksum)?;
         unsaved.clear();
         Ok(())
+    }
+}
+
+/// Parses a file gets when each ends in a crash, a hang or an interrupted run.
+const PARSE_TRIES: u32 = 2;
+/// What a file is recorded as while it is being parsed.
+const UNFINISHED_PARSE: &str = "parsing did not finish: the indexer stopped while reading this file";
+
+/// Failures that may be the machine's and not the file's: the worker crashed or timed out
+/// (its reasons start "parser "), or the indexer itself stopped mid-parse.
+fn may_retry(reason: &str) -> bool {
+    reason.starts_with("parser ") || reason == UNFINISHED_PARSE
+}
+
+/// Failed parses of this version of the file so far (0 for a new or changed file).
+fn prior_attempts(failure: Option<&StoredFailure>, entry: &FileEntry) -> u32 {
+    failure.filter(|f| f.size == entry.size && f.mtime_ns == entry.mtime_ns).map_or(0, |f| f.attempts)
+}
+
+fn skipped_reason(f: &StoredFailure) -> String {
+    if may_retry(&f.reason) && f.attempts >= PARSE_TRIES {
+        format!("{} — {} times; skipped until the file changes", f.reason, f.attempts)
+    } else {
+        f.reason.clone()
     }
 }

@@ -9,5 +9,5 @@ mod protocol;
 mod worker;
 
 pub use client::{IsolatedWorker, WorkerCommand};
-pub use pool::{parse_many, ParseJob, Parser};
+pub use pool::{parse_many, ParseEvent, ParseJob, Parser};
 pub use worker::serve;

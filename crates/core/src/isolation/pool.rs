@@ -49,27 +49,42 @@ impl Parser {
     }
 }
 
-/// Parses `jobs` on all `parsers` at once and hands each result to `on_parsed` (on the
-/// calling thread) as it completes; `on_page` hears (on the parsing threads) about each PDF
-/// page of job `i` as it is read. Stops taking new jobs when `cancel` is set; returns whether
-/// it stopped early.
+/// What a parsing lane tells the calling thread.
+enum LaneMessage {
+    /// Job `i` is about to be parsed; the lane waits for the acknowledgement.
+    Starting(usize, mpsc::SyncSender<()>),
+    Parsed(usize, Result<Result<Document, ParseFailure>>),
+}
+
+/// What happens to job `i`, as the calling thread hears it.
+pub enum ParseEvent {
+    /// The job is about to be parsed; its lane waits until the handler returns (so a record
+    /// of the parse can be on disk first).
+    Starting,
+    Parsed(Result<Document, ParseFailure>),
+}
+
+/// Parses `jobs` on all `parsers` at once and hands `on_event` (on the calling thread) each
+/// job's start and then its result, as they happen; `on_page` hears (on the parsing threads)
+/// about each PDF page of job `i` as it is read. Stops taking new jobs when `cancel` is set;
+/// returns whether it stopped early.
 pub fn parse_many<F>(
     parsers: &mut [Parser],
     jobs: &[ParseJob],
     max_text_bytes: u64,
     cancel: &AtomicBool,
     on_page: &(dyn Fn(usize, PageProgress) + Sync),
-    mut on_parsed: F,
+    mut on_event: F,
 ) -> Result<bool>
 where
-    F: FnMut(usize, Result<Document, ParseFailure>) -> Result<()>,
+    F: FnMut(usize, ParseEvent) -> Result<()>,
 {
     if parsers.is_empty() {
         return Err(Error::Worker("no parser".into()));
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Result<Result<Document, ParseFailure>>)>(parsers.len());
+    let (tx, rx) = mpsc::sync_channel::<LaneMessage>(parsers.len());
     let outcome = std::thread::scope(|scope| {
         for parser in parsers.iter_mut() {
             let tx = tx.clone();
@@ -80,16 +95,26 @@ where
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
+                let (ack_tx, ack_rx) = mpsc::sync_channel(1);
+                if tx.send(LaneMessage::Starting(i, ack_tx)).is_err() || ack_rx.recv().is_err() {
+                    break;
+                }
                 let result = parser.parse(&job.path, job.format, job.size, max_text_bytes, &mut |p| on_page(i, p));
-                if tx.send((i, result)).is_err() {
+                if tx.send(LaneMessage::Parsed(i, result)).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
         let mut first_error = None;
-        for (i, result) in rx {
-            let handled = result.and_then(|parsed| on_parsed(i, parsed));
+        for message in rx {
+            let handled = match message {
+                // A lane whose start failed gets no acknowledgement and stops.
+                LaneMessage::Starting(i, ack) => on_event(i, ParseEvent::Starting).map(|()| {
+                    let _ = ack.send(());
+                }),
+                LaneMessage::Parsed(i, result) => result.and_then(|parsed| on_event(i, ParseEvent::Parsed(parsed))),
+            };
             if let Err(e) = handled {
                 stop.store(true, Ordering::Relaxed);
                 first_error.get_or_insert(e);
