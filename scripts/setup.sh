@@ -22,8 +22,9 @@ if [ "$(uname)" = Linux ]; then
   done
 fi
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-# OCR of scanned pages (English and simplified Chinese).
-for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim; do
+# OCR of scanned pages (English and simplified Chinese); strace for the test that proves
+# indexing, search and answers open no internet socket.
+for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim strace; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

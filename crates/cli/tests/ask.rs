@@ -157,3 +157,43 @@ fn scope_limits_the_evidence() {
         assert!(s["doc_path"].as_str().unwrap().ends_with("notes.md"), "{s}");
     }
 }
+
+/// Internet sockets (AF_INET, AF_INET6) that `args` connects to, counted by strace over the
+/// process and every child (the parse workers). Local sockets (AF_UNIX) are not counted.
+fn internet_connects(data: &Path, args: &[&std::ffi::OsStr]) -> (Vec<String>, std::process::Output) {
+    let traces = tempfile::tempdir().unwrap();
+    let trace = traces.path().join("connect.trace");
+    let bin = env!("CARGO_BIN_EXE_pagewise");
+    let out = std::process::Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=connect", "-o"])
+        .arg(&trace)
+        .arg(bin)
+        .env("PAGEWISE_MODELS_DIR", repo_root().join("models"))
+        .env_remove("PAGEWISE_EMBED_MODEL")
+        .arg("--data-dir")
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("strace is installed by scripts/setup.sh");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let internet = text.lines().filter(|l| l.contains("AF_INET")).map(str::to_string).collect();
+    (internet, out)
+}
+
+#[test]
+fn index_search_and_ask_open_no_internet_socket() {
+    let data = tempfile::tempdir().unwrap();
+    let docs = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf")), ("notes.md", &fixtures().join("notes.md"))]);
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    let (connects, out) = internet_connects(data.path(), &[os("index"), os("--json"), docs.path().as_os_str()]);
+    assert_eq!(json(&out)["indexed"], 2);
+    assert!(connects.is_empty(), "index connected: {connects:?}");
+    let (connects, out) = internet_connects(data.path(), &[os("search"), os("Larkspur bridge"), os("--json")]);
+    assert!(!json_lines(&out).is_empty());
+    assert!(connects.is_empty(), "search connected: {connects:?}");
+    let (connects, out) = internet_connects(data.path(), &[os("ask"), os("When did the Larkspur bridge open?"), os("--json")]);
+    let answer = json(&out);
+    assert!(answer["timings"]["generated_tokens"].as_u64().unwrap() > 0, "the model must have run: {answer}");
+    assert!(connects.is_empty(), "ask connected: {connects:?}");
+}
