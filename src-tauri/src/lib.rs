@@ -25,7 +25,7 @@ pub use contract::with_commands;
 
 /// Files dropped on the window from the desktop are added by the shell itself (the page
 /// never sees their paths as input it could forge), then the page is told.
-fn on_drop<R: Runtime>(window: &tauri::Window<R>, paths: Vec<PathBuf>) {
+pub fn on_drop<R: Runtime>(window: &tauri::Window<R>, paths: Vec<PathBuf>) {
     let state = window.state::<AppState>().inner().clone();
     let window = window.clone();
     std::thread::spawn(move || {

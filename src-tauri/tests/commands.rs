@@ -115,9 +115,14 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let suggestions = call(&webview, "suggested_questions", json!({}));
     assert_eq!(suggestions.as_array().unwrap().len(), 3, "{suggestions}");
 
-    // A second folder with a broken file: indexed, and the failure listed with its reason.
-    let added = call(&webview, "add_paths", json!({ "paths": [extra] }));
-    assert_eq!(added, json!([extra]));
+    // The page cannot add a path: only the native dialog and a drop on the window add folders.
+    let refused = invoke(&webview, "add_paths", json!({ "paths": ["/"] })).err();
+    assert!(refused.is_some(), "the page added a path");
+    assert!(folder(&call(&webview, "library_status", json!({})), Path::new("/")).is_none());
+
+    // A second folder with a broken file, dropped on the window: indexed, and the failure
+    // listed with its reason.
+    pagewise_app::on_drop(&webview.as_ref().window(), vec![extra.clone()]);
     let status = wait_for(&webview, "the extra folder", |s| folder(s, &extra).is_some_and(|f| f["state"] == "up_to_date"));
     let failed = &folder(&status, &extra).unwrap()["failed"];
     assert_eq!(failed.as_array().unwrap().len(), 1, "{status:#}");
@@ -264,8 +269,17 @@ fn commands_index_answer_view_export_and_respect_permissions() {
         assert!(message.contains("not allowed"), "{forbidden}: {message}");
     }
 
+    // Folders are removed by id: a path, `/`, or an id the library does not list is refused.
+    for args in [json!({ "folderId": "/" }), json!({ "folderId": extra }), json!({ "path": "/" })] {
+        let refused = invoke(&webview, "remove_folder", args.clone()).err();
+        assert!(refused.is_some(), "{args} was accepted");
+    }
+    let refused = invoke(&webview, "remove_folder", json!({ "folderId": "/" })).err().unwrap();
+    assert_eq!(refused["kind"], "not_found", "{refused}");
+    assert_eq!(call(&webview, "library_status", json!({}))["documents"], 5);
     // Removing a folder removes its documents from the index.
-    call(&webview, "remove_folder", json!({ "path": extra }));
+    let id = folder(&call(&webview, "library_status", json!({})), &extra).unwrap()["id"].clone();
+    call(&webview, "remove_folder", json!({ "folderId": id }));
     let status = call(&webview, "library_status", json!({}));
     assert!(folder(&status, &extra).is_none());
     assert_eq!(status["documents"], 3, "{status:#}");

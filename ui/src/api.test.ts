@@ -161,7 +161,7 @@ describe("events through Tauri's IPC (mocked)", () => {
     mockIPC((cmd, args) => mockInvoke(backend.handlers, cmd, args), { shouldMockEvents: true });
     const statuses: LibraryStatus[] = [];
     await api.onLibraryStatus((s) => statuses.push(s));
-    await api.addPaths(["/tmp/dropped"]);
-    await vi.waitFor(() => expect(statuses[statuses.length - 1]?.folders.some((f) => f.path === "/tmp/dropped")).toBe(true));
+    await api.addFolderDialog();
+    await vi.waitFor(() => expect(statuses[statuses.length - 1]?.folders.some((f) => f.path.includes("Papers"))).toBe(true));
   });
 });

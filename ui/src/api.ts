@@ -42,8 +42,7 @@ export const libraryStatus = () => call("library_status");
 /** Resolves with the canonicalised folders that were added (empty if the dialog was cancelled). */
 export const addFolderDialog = () => call("add_folder_dialog");
 /** Resolves with the canonicalised paths that were added. */
-export const addPaths = (paths: string[]) => call("add_paths", { paths });
-export const removeFolder = (path: string) => call("remove_folder", { path });
+export const removeFolder = (folderId: string) => call("remove_folder", { folderId });
 export const pauseIndexing = () => call("pause_indexing");
 export const resumeIndexing = () => call("resume_indexing");
 export const cancelIndexing = () => call("cancel_indexing");

@@ -28,8 +28,16 @@ export const findDoc = (docId: number): MockDoc | undefined => DOCS.find((d) => 
 
 export const now = () => Math.floor(Date.now() / 1000);
 
+/** Like the shell's ids: stable per path, and not a path. */
+export const folderId = (path: string): string => {
+  let h = 0x811c9dc5;
+  for (const c of path) h = Math.imul(h ^ c.codePointAt(0)!, 0x01000193) >>> 0;
+  return `f${h.toString(16).padStart(8, "0")}`;
+};
+
 function folder(path: string, over: Partial<FolderStatus>): FolderStatus {
   return {
+    id: folderId(path),
     path,
     state: "up_to_date",
     files_total: 0,
@@ -112,9 +120,9 @@ export class MockLibrary {
     return `${HOME}/Papers ${this.folders.length + 1}`;
   }
 
-  remove(path: string): boolean {
+  remove(id: string): boolean {
     const before = this.folders.length;
-    this.folders = this.folders.filter((f) => f.path !== path);
+    this.folders = this.folders.filter((f) => f.id !== id);
     return this.folders.length < before;
   }
 

@@ -106,9 +106,17 @@ describe("mock backend", () => {
   it("reports library changes as library-status events", async () => {
     const emitted: unknown[] = [];
     install([], (event, payload) => emitted.push([event, payload]));
-    const added = await api.addPaths(["/tmp/new-folder"]);
-    expect(added).toEqual(["/tmp/new-folder"]);
+    const added = await api.addFolderDialog();
+    expect(added).toHaveLength(1);
     expect(emitted).toHaveLength(1);
     expect(emitted[0]).toEqual(["library-status", expect.objectContaining({ busy: true })]);
+  });
+
+  it("removes folders by id, never by path", async () => {
+    install([]);
+    const [folder] = (await api.libraryStatus()).folders;
+    await expect(api.removeFolder(folder.path)).rejects.toMatchObject({ kind: "not_found" });
+    await api.removeFolder(folder.id);
+    expect((await api.libraryStatus()).folders.some((f) => f.id === folder.id)).toBe(false);
   });
 });

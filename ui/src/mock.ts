@@ -154,9 +154,8 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
   const handlers: MockHandlers = {
     library_status: () => library.status(),
     add_folder_dialog: () => changed(library.add([library.nextFolderPath()], 40)),
-    add_paths: ({ paths }) => changed(library.add(paths, 10)),
-    remove_folder: ({ path }) => {
-      if (!library.remove(path)) throw appError("not_found", `${path} is not in the library`);
+    remove_folder: ({ folderId }) => {
+      if (!library.remove(folderId)) throw appError("not_found", `no folder "${folderId}" in the library`);
       return changed(null);
     },
     pause_indexing: () => mutate(() => library.pause()),

@@ -6,7 +6,7 @@ use pagewise_core::library::LibraryStatus;
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 
-use crate::contract::{CmdResult, Ctx};
+use crate::contract::{AppError, CmdResult, Ctx, ErrorKind};
 
 pub fn library_status(ctx: &Ctx<impl Runtime>) -> CmdResult<LibraryStatus> {
     Ok(ctx.state.library_status())
@@ -21,12 +21,14 @@ pub fn add_folder_dialog(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<PathBuf>> {
     Ok(ctx.state.library()?.add(paths)?)
 }
 
-pub fn add_paths(ctx: &Ctx<impl Runtime>, paths: Vec<PathBuf>) -> CmdResult<Vec<PathBuf>> {
-    Ok(ctx.state.library()?.add(paths)?)
-}
-
-pub fn remove_folder(ctx: &Ctx<impl Runtime>, path: PathBuf) -> CmdResult<()> {
-    Ok(ctx.state.library()?.remove(&path)?)
+/// Removes a folder the library watches, named by its id: the page cannot name a path, so
+/// it can only remove what the library lists (never `/`, never a folder it does not watch).
+pub fn remove_folder(ctx: &Ctx<impl Runtime>, folder_id: String) -> CmdResult<()> {
+    let status = ctx.state.library_status();
+    let Some(folder) = status.folders.iter().find(|f| f.id == folder_id) else {
+        return Err(AppError::new(ErrorKind::NotFound, format!("no folder {folder_id:?} in the library")));
+    };
+    Ok(ctx.state.library()?.remove(&folder.path)?)
 }
 
 pub fn pause_indexing(ctx: &Ctx<impl Runtime>) -> CmdResult<()> {

@@ -87,8 +87,7 @@ macro_rules! contract {
 contract! {
     library::library_status() -> LibraryStatus;
     library::add_folder_dialog() -> Vec<PathBuf>;
-    library::add_paths(paths: Vec<PathBuf>) -> Vec<PathBuf>;
-    library::remove_folder(path: PathBuf) -> ();
+    library::remove_folder(folder_id: String) -> ();
     library::pause_indexing() -> ();
     library::resume_indexing() -> ();
     library::cancel_indexing() -> ();

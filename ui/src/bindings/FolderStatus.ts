@@ -3,7 +3,11 @@ import type { FailedFile } from "./FailedFile";
 import type { FolderState } from "./FolderState";
 import type { OcrActivity } from "./OcrActivity";
 
-export type FolderStatus = { path: string, state: FolderState, files_total: number, files_done: number, pages: number, chunks: number, embedded: number, embed_total: number, rate_files_per_s: number | null, eta_s: number | null, failed: Array<FailedFile>, 
+export type FolderStatus = { 
+/**
+ * Names the folder in commands from the app's page, which never names a path itself.
+ */
+id: string, path: string, state: FolderState, files_total: number, files_done: number, pages: number, chunks: number, embedded: number, embed_total: number, rate_files_per_s: number | null, eta_s: number | null, failed: Array<FailedFile>, 
 /**
  * Unix seconds of the last completed run.
  */

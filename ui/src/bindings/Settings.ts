@@ -6,7 +6,7 @@ export type Settings = {
  */
 chat_model: string | null, 
 /**
- * A BERT-family embedding model folder; `None` uses the default model.
+ * An embedding model folder (BERT or XLM-RoBERTa); `None` uses the default model.
  */
 embed_model: string | null, gpu_offload: boolean, 
 /**

@@ -18,8 +18,7 @@ import type { Turn } from "./Turn";
 export interface Commands {
   library_status: { args: Record<string, never>; result: LibraryStatus };
   add_folder_dialog: { args: Record<string, never>; result: Array<string> };
-  add_paths: { args: { paths: Array<string> }; result: Array<string> };
-  remove_folder: { args: { path: string }; result: null };
+  remove_folder: { args: { folderId: string }; result: null };
   pause_indexing: { args: Record<string, never>; result: null };
   resume_indexing: { args: Record<string, never>; result: null };
   cancel_indexing: { args: Record<string, never>; result: null };
@@ -51,7 +50,6 @@ export type Command = keyof Commands;
 export const COMMANDS: Command[] = [
   "library_status",
   "add_folder_dialog",
-  "add_paths",
   "remove_folder",
   "pause_indexing",
   "resume_indexing",

@@ -127,7 +127,7 @@ class FolderRow {
     );
     if (!ok) return;
     try {
-      await withBusy(btn, () => api.removeFolder(path));
+      await withBusy(btn, () => api.removeFolder(this.status.id));
       toast(t("folder.removed", { name: basename(path) }), "success");
       void refreshLibrary();
     } catch (e) {

@@ -33,6 +33,8 @@ pub struct FailedFile {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FolderStatus {
+    /// Names the folder in commands from the app's page, which never names a path itself.
+    pub id: String,
     pub path: PathBuf,
     pub state: FolderState,
     pub files_total: u64,
@@ -75,9 +77,16 @@ pub struct LibraryStatus {
     pub notice: Option<String>,
 }
 
+/// A folder's id: stable for its path, and meaningless as a path.
+pub fn folder_id(path: &Path) -> String {
+    let digest = blake3::hash(path.as_os_str().as_encoded_bytes());
+    format!("f{}", &digest.to_hex()[..16])
+}
+
 impl FolderStatus {
     pub fn new(path: PathBuf, state: FolderState) -> FolderStatus {
         FolderStatus {
+            id: folder_id(&path),
             path,
             state,
             files_total: 0,
