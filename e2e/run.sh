@@ -37,11 +37,19 @@ for i in $(seq 1 300); do
     "$i" "$i" "$((i % 28 + 1))" "$((i * 3))" "$((i * 17))" > "$drop/note-$i.md"
 done
 
+# The app runs under strace, which logs every connect() of it, its web views and its parse
+# workers: the suite fails if any of them opened an internet socket (offline, proven).
+trace="$work/app-connect.trace"
+traced_app="$work/pagewise-app"
+printf '#!/bin/sh\nenv > "%s.env"\nexec strace -f -qq -e trace=connect -o "%s" "%s" "$@"\n' "$trace" "$trace" "$app" > "$traced_app"
+chmod +x "$traced_app"
+
 export PAGEWISE_DATA_DIR="$work/data" PAGEWISE_CONFIG_DIR="$work/config" PAGEWISE_MODELS_DIR="$root/models"
-export PAGEWISE_E2E_APP="$app" PAGEWISE_E2E_FIXTURE="$fixture" PAGEWISE_E2E_DROP="$drop" PAGEWISE_E2E_ARTIFACTS="$artifacts"
+export PAGEWISE_E2E_APP="$traced_app" PAGEWISE_E2E_FIXTURE="$fixture" PAGEWISE_E2E_DROP="$drop" PAGEWISE_E2E_ARTIFACTS="$artifacts"
 export NO_AT_BRIDGE=1
 
 driver="${TAURI_DRIVER:-$(command -v tauri-driver || echo "$HOME/.cargo/bin/tauri-driver")}"
+rc=0
 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   "$0" --port 4444 >"$1/tauri-driver.log" 2>&1 &
   drv=$!
@@ -50,4 +58,19 @@ xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   rc=$?
   kill $drv 2>/dev/null
   exit $rc
-' "$driver" "$artifacts" "$root"
+' "$driver" "$artifacts" "$root" || rc=$?
+# WebKitWebDriver drives the app through an inspector server on loopback
+# (WEBKIT_INSPECTOR_SERVER in the app's environment): those connects are the harness, not the
+# app. Every other internet connect fails the suite.
+inspector=$(sed -n 's/^WEBKIT_INSPECTOR_SERVER=//p' "$trace.env" 2>/dev/null | head -1)
+harness_port=${inspector##*:}
+all=$(grep "AF_INET" "$trace" 2>/dev/null || true)
+harness=$(printf '%s\n' "$all" | grep -c "htons(${harness_port:-none}), sin_addr=inet_addr(\"${inspector%:*}\")" || true)
+others=$(printf '%s\n' "$all" | grep "AF_INET" | grep -v "htons(${harness_port:-none}), sin_addr=inet_addr(\"${inspector%:*}\")" || true)
+count=$(printf '%s' "$others" | grep -c . || true)
+echo "e2e: internet connects by the app: ${count} (and ${harness} to the WebDriver harness at ${inspector:-?}; local sockets: $(grep -c "AF_UNIX" "$trace" 2>/dev/null || true))"
+if [ "$count" != 0 ]; then
+  printf '%s\n' "$others" | head -5 >&2
+  exit 1
+fi
+exit $rc
