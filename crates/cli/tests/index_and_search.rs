@@ -230,3 +230,24 @@ fn a_users_folder_is_never_taken_as_a_data_dir() {
     let out = run_ok(pagewise(data.path()).args(["search", "Kettlewick", "--mode", "lexical", "--json"]));
     assert!(!json_lines(&out).is_empty());
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_parser_runs_without_network_or_writes() {
+    // A file named to make the worker probe its own sandbox (test builds only): it tries a
+    // TCP connection, a UDP socket and writing a file beside the probe.
+    let data = tempfile::tempdir().unwrap();
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("sandbox-probe.md"), "# Probe\n\nText.\n").unwrap();
+    std::fs::write(docs.path().join("ordinary.md"), "# Pump log\n\nThe Tarnwick pump was serviced.\n").unwrap();
+    let summary = json(&run_ok(pagewise(data.path()).env("PAGEWISE_WORKER_FAULTS", "1").args(["index", "--json", "--no-embed"]).arg(docs.path())));
+    let probe = failed_reason(&summary, "sandbox-probe.md").unwrap_or_else(|| panic!("{summary}"));
+    for part in ["tcp: refused", "udp: refused", "write: refused"] {
+        assert!(probe.contains(part), "{part}: {probe}");
+    }
+    // Refused by the sandbox (EACCES), not by a closed port.
+    assert_eq!(probe.matches("os error 13").count(), 3, "{probe}");
+    assert!(!docs.path().join("sandbox-probe.written").exists());
+    // The sandboxed worker still parses: the ordinary file is indexed.
+    assert_eq!(summary["indexed"], 1, "{summary}");
+}

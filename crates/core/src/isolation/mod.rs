@@ -6,6 +6,7 @@
 mod client;
 mod pool;
 mod protocol;
+pub mod sandbox;
 mod worker;
 
 pub use client::{IsolatedWorker, WorkerCommand};

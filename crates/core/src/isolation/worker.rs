@@ -11,6 +11,8 @@ use crate::parse::pdf::PdfLimits;
 use crate::viewer::render_view;
 
 pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
+    // Before any request: a worker that cannot be sandboxed parses nothing (fail closed).
+    let sandbox = super::sandbox::enter().map_err(|e| format!("the parser's sandbox could not be set up: {e}"));
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let fault_injection = std::env::var_os("PAGEWISE_WORKER_FAULTS").is_some();
@@ -25,7 +27,11 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
         if fault_injection {
             inject_fault(&request);
         }
-        let response = answer(pdfium_lib, limits, &request, &mut stdout);
+        let response = match &sandbox {
+            Err(why) => Response::Broken(why.clone()),
+            Ok(_) if fault_injection && request.path().to_string_lossy().contains("sandbox-probe") => probe_sandbox(request.path()),
+            Ok(_) => answer(pdfium_lib, limits, &request, &mut stdout),
+        };
         writeln!(stdout, "{}", encode(&response))?;
         stdout.flush()?;
     }
@@ -64,4 +70,18 @@ fn inject_fault(request: &Request) {
             std::thread::sleep(Duration::from_secs(60));
         }
     }
+}
+
+/// Lets tests see the sandbox from inside a real worker: tries a TCP connection, a UDP
+/// socket and a file beside the probe, and reports each outcome.
+fn probe_sandbox(path: &Path) -> Response {
+    let outcome = |r: std::io::Result<()>| match r {
+        Ok(()) => "allowed".to_string(),
+        Err(e) => format!("refused ({e})"),
+    };
+    let tcp = outcome(std::net::TcpStream::connect_timeout(&([127, 0, 0, 1], 9).into(), Duration::from_millis(200)).map(|_| ()));
+    let udp = outcome(std::net::UdpSocket::bind("127.0.0.1:0").map(|_| ()));
+    let beside = path.with_extension("written");
+    let write = outcome(std::fs::write(&beside, b"x"));
+    Response::Failed(format!("tcp: {tcp}; udp: {udp}; write: {write}"))
 }
