@@ -251,3 +251,57 @@ fn the_parser_runs_without_network_or_writes() {
     // The sandboxed worker still parses: the ordinary file is indexed.
     assert_eq!(summary["indexed"], 1, "{summary}");
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_disk_stops_the_run_cleanly_and_the_next_run_completes() {
+    // 40 notes of about 50 KB each, indexed onto a 6 MB tmpfs that a filler file has left
+    // about 1 MB of: the disk fills mid-run. The tmpfs is mounted in a user and mount
+    // namespace (`unshare -rm`), so the test needs no privileges and leaves no mount behind.
+    let docs = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        let body: String = (0..700).map(|j| format!("Line {j} of note {i}: the Tarnwick pump at site {i} logged {} kWh.\n", i * 1000 + j)).collect();
+        std::fs::write(docs.path().join(format!("note-{i:02}.md")), format!("# Note {i}\n\n{body}")).unwrap();
+    }
+    let mount = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let script = r#"
+        set -u
+        mount -t tmpfs -o size=6m tmpfs "$MNT" || exit 90
+        head -c 5000000 /dev/zero > "$MNT/filler"
+        "$BIN" index --no-embed --json --data-dir "$MNT/data" "$DOCS" > "$OUT/first.json" 2> "$OUT/first.err"; echo $? > "$OUT/first.rc"
+        "$BIN" verify --json --data-dir "$MNT/data" > "$OUT/verify-full.json" 2> "$OUT/verify-full.err"
+        rm "$MNT/filler"
+        "$BIN" index --no-embed --json --data-dir "$MNT/data" "$DOCS" > "$OUT/second.json" 2> "$OUT/second.err"; echo $? > "$OUT/second.rc"
+        "$BIN" verify --json --data-dir "$MNT/data" > "$OUT/verify-freed.json"
+        "$BIN" search Tarnwick --mode lexical --json --k 200 --data-dir "$MNT/data" > "$OUT/search.json"
+    "#;
+    let status = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .env("MNT", mount.path())
+        .env("OUT", out.path())
+        .env("DOCS", docs.path())
+        .env("BIN", env!("CARGO_BIN_EXE_pagewise"))
+        .env("PAGEWISE_MODELS_DIR", repo_root().join("models"))
+        .status()
+        .unwrap();
+    assert!(status.success(), "the script itself failed: {status:?}");
+    let read = |name: &str| std::fs::read_to_string(out.path().join(name)).unwrap();
+    // The full disk stops the run with a clear reason...
+    assert_ne!(read("first.rc").trim(), "0", "indexing onto a full disk succeeded: {}", read("first.json"));
+    let err = read("first.err");
+    assert!(err.contains("No space left on device") || err.contains("disk is full"), "{err}");
+    // ...and what was committed is consistent.
+    let consistent = |v: &serde_json::Value| {
+        v["sqlite_integrity_ok"] == true && ["lexical_missing", "lexical_extra", "lexical_duplicates", "vectors_missing", "vectors_extra"].iter().all(|k| v[*k] == 0)
+    };
+    let full: serde_json::Value = serde_json::from_str(&read("verify-full.json")).unwrap_or_else(|e| panic!("{e}: {} {}", read("verify-full.json"), read("verify-full.err")));
+    assert!(consistent(&full), "{full}");
+    // With space again, the next run completes and nothing is lost.
+    assert_eq!(read("second.rc").trim(), "0", "{}", read("second.err"));
+    let freed: serde_json::Value = serde_json::from_str(&read("verify-freed.json")).unwrap();
+    assert!(consistent(&freed), "{freed}");
+    let docs_found: std::collections::HashSet<String> =
+        read("search.json").lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["doc_path"].as_str().unwrap().to_string()).collect();
+    assert_eq!(docs_found.len(), 40, "documents found after the second run: {}", docs_found.len());
+}

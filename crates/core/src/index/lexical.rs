@@ -94,13 +94,16 @@ impl LexicalIndex {
                 // Unreadable or another schema: the keyword index is rebuilt from SQLite, but
                 // only inside a marked data dir, and only a folder that holds nothing but
                 // Tantivy's files (a user's folder that happens to sit here is refused).
-                let data_dir = dir.parent().unwrap_or(dir);
-                super::data_dir::ensure_ours(data_dir)?;
-                if !only_index_files(dir) {
-                    return Err(Self::err(dir, "holds files that are not a keyword index; not removing them (move them away and run again)"));
+                let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
+                if !empty {
+                    let data_dir = dir.parent().unwrap_or(dir);
+                    super::data_dir::ensure_ours(data_dir)?;
+                    if !only_index_files(dir) {
+                        return Err(Self::err(dir, "holds files that are not a keyword index; not removing them (move them away and run again)"));
+                    }
+                    std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 }
-                std::fs::remove_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 created = true;
                 Index::create_in_dir(dir, schema).map_err(|e| Self::err(dir, e))?
             }
