@@ -190,11 +190,21 @@ fn main() {
 }
 
 fn verify(ctx: &Context_, json: bool) -> Result<i32> {
-    let engine = pagewise_core::Writer::open(ctx.config(Duration::from_secs(60))?)?;
-    for n in engine.notices() {
-        eprintln!("note: {n}");
-    }
-    let c = pagewise_core::Queries::verify(&engine)?;
+    let config = ctx.config(Duration::from_secs(60))?;
+    // Opening for writing repairs what a crash left; where that cannot run (a full disk, a
+    // read-only medium) the stores are still checked, read-only.
+    let c = match pagewise_core::Writer::open(config.clone()) {
+        Ok(engine) => {
+            for n in engine.notices() {
+                eprintln!("note: {n}");
+            }
+            pagewise_core::Queries::verify(&engine)?
+        }
+        Err(e) => {
+            eprintln!("note: cannot open the index for repair ({e}); checking it read-only");
+            pagewise_core::Queries::verify(&pagewise_core::Reader::open(config)?)?
+        }
+    };
     if json {
         println!("{}", serde_json::to_string(&c)?);
     } else {
