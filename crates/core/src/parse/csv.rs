@@ -12,8 +12,13 @@ const ROWS_PER_BLOCK: usize = 20;
 const COLUMNS_PER_TABLE: usize = 12;
 /// Column names listed in the summary line.
 const NAMED_COLUMNS: usize = 40;
-/// The most text one CSV renders to; the rest of its rows are left out, with a notice.
+/// The most text one CSV renders to, and the most per byte of the file: rendering repeats
+/// each block's header, so a file of long names over short rows could otherwise grow a
+/// hundredfold. The rest of the rows are left out, with a notice.
 const TEXT_LIMIT: usize = 16 * 1024 * 1024;
+const TEXT_PER_INPUT_BYTE: usize = 8;
+/// Characters of a column name in table headers (the summary line names columns in full).
+const HEADER_CHARS: usize = 64;
 
 pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     let (raw, _) = decode_text(bytes)?;
@@ -29,8 +34,9 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     let listed = named.iter().take(NAMED_COLUMNS).copied().collect::<Vec<_>>().join(", ");
     let more = if named.len() > NAMED_COLUMNS { format!(" and {} more", named.len() - NAMED_COLUMNS) } else { String::new() };
     text.push_str(&format!("# {title}\n\n{} rows; columns: {listed}{more}\n", body.len()));
+    let limit = (TEXT_PER_INPUT_BYTE * bytes.len()).clamp(256 * 1024, TEXT_LIMIT);
     for (block, rows) in body.chunks(ROWS_PER_BLOCK).enumerate() {
-        if text.len() > TEXT_LIMIT {
+        if text.len() > limit {
             let left = body.len() - block * ROWS_PER_BLOCK;
             text.push_str(&format!("\n(The last {left} rows are not indexed: the table is over the size limit.)\n"));
             break;
@@ -58,10 +64,14 @@ fn render_block(text: &mut String, header: &[String], rows: &[Vec<String>]) {
             columns.insert(0, used[0]);
             text.push('\n');
         }
-        let names: Vec<String> = columns.iter().map(|&i| cell(header, i)).collect();
+        // A later group shows only the rows that hold something in it, so a few long rows
+        // do not repeat every short row once per group.
+        let shown: Vec<&Vec<String>> =
+            rows.iter().filter(|r| g == 0 || group.iter().any(|&i| r.get(i).is_some_and(|c| !c.trim().is_empty()))).collect();
+        let names: Vec<String> = columns.iter().map(|&i| cell(header, i).chars().take(HEADER_CHARS).collect()).collect();
         text.push_str(&table_line(&names));
         text.push_str(&format!("|{}\n", " --- |".repeat(columns.len())));
-        for row in rows {
+        for row in shown {
             let cells: Vec<String> = columns.iter().map(|&i| cell(row, i)).collect();
             text.push_str(&table_line(&cells));
         }
