@@ -12,5 +12,5 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 export FUZZ_SECONDS="${FUZZ_SECONDS:-600}"
 started=$(date +%s)
-cargo test --release -p pagewise-core --test fuzz -- --test-threads=1 --nocapture 2>&1 | grep -E "^fuzz |test result|panicked|FAILED"
+cargo test --release -p pagewise-core --test fuzz -- --test-threads=1 --nocapture 2>&1 | grep -oE "fuzz [a-z-]+: .*|test result.*|panicked at.*|FAILED.*"
 echo "fuzzing took $(( $(date +%s) - started )) s ($(awk "BEGIN{printf \"%.2f\", ($(date +%s) - $started)/3600}") h) for 7 targets at ${FUZZ_SECONDS} s each"

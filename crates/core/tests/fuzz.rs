@@ -123,7 +123,9 @@ fn fuzz(name: &str, seeds: Vec<Vec<u8>>, target: impl Fn(&[u8])) {
 fn bounded(doc: &Result<Document, String>, input: usize) {
     if let Ok(doc) = doc {
         let out: usize = doc.pages.iter().map(|p| p.text.len()).sum();
-        assert!(out <= 16 * input + 4096, "{out} bytes of text from {input} bytes");
+        // CSV, the format that renders longest, stops at 8 bytes per input byte plus 64 KB;
+        // a block of rows may run past that before the check.
+        assert!(out <= 16 * input + 128 * 1024, "{out} bytes of text from {input} bytes");
         chunk(doc);
     }
 }

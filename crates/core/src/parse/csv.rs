@@ -17,7 +17,8 @@ const NAMED_COLUMNS: usize = 40;
 /// hundredfold. The rest of the rows are left out, with a notice.
 const TEXT_LIMIT: usize = 16 * 1024 * 1024;
 const TEXT_PER_INPUT_BYTE: usize = 8;
-/// Characters of a column name in table headers (the summary line names columns in full).
+/// Characters of a column name in table headers, and of the row key repeated before a later
+/// column group.
 const HEADER_CHARS: usize = 64;
 
 pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
@@ -34,7 +35,7 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     let listed = named.iter().take(NAMED_COLUMNS).copied().collect::<Vec<_>>().join(", ");
     let more = if named.len() > NAMED_COLUMNS { format!(" and {} more", named.len() - NAMED_COLUMNS) } else { String::new() };
     text.push_str(&format!("# {title}\n\n{} rows; columns: {listed}{more}\n", body.len()));
-    let limit = (TEXT_PER_INPUT_BYTE * bytes.len()).clamp(256 * 1024, TEXT_LIMIT);
+    let limit = (TEXT_PER_INPUT_BYTE * bytes.len() + 64 * 1024).min(TEXT_LIMIT);
     for (block, rows) in body.chunks(ROWS_PER_BLOCK).enumerate() {
         if text.len() > limit {
             let left = body.len() - block * ROWS_PER_BLOCK;
@@ -72,7 +73,13 @@ fn render_block(text: &mut String, header: &[String], rows: &[Vec<String>]) {
         text.push_str(&table_line(&names));
         text.push_str(&format!("|{}\n", " --- |".repeat(columns.len())));
         for row in shown {
-            let cells: Vec<String> = columns.iter().map(|&i| cell(row, i)).collect();
+            // The key repeated before a later group is context: cut like a column name, so
+            // one long first cell is not copied once per group.
+            let cells: Vec<String> = columns
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| if g > 0 && k == 0 { cell(row, i).chars().take(HEADER_CHARS).collect() } else { cell(row, i) })
+                .collect();
             text.push_str(&table_line(&cells));
         }
     }
