@@ -3,9 +3,10 @@
 # truncated PDFs, random bytes named .pdf, zip bombs named .docx (deflate bomb, too many
 # entries, and a member whose declared size lies), a 2 GB sparse file, a CSV whose header is
 # 100,000 columns wide over 200,000 short rows, binary and empty text, a file deleted while
-# the indexer reads —
-# indexed in one run. Passes when the indexer exits normally, every file on disk ends up
-# indexed or reported with a reason (pagewise status: nothing pending), and the stores agree.
+# the indexer reads — indexed in one run, then a page render request that would be
+# 4096 × 80,000 px. Prints peak RSS of each. Passes when the indexer exits normally, every
+# file on disk ends up indexed or reported with a reason (pagewise status: nothing pending),
+# and the stores agree.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
@@ -66,6 +67,26 @@ wait
 read -r secs rss_kb < "$work/time"
 status=$("$PAGEWISE_BIN" status --json --data-dir "$work/data")
 verify=$("$PAGEWISE_BIN" verify --json --data-dir "$work/data")
+# A render request of 4096 × 80,000 px: a 512 × 10,000 pt page drawn 4096 px wide.
+python3 - "$work/tall.pdf" <<'PY'
+import sys
+stream = "BT /F1 12 Tf 20 9900 Td (A very tall page) Tj ET"
+objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 512 10000] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream"]
+out, offsets = bytearray(b"%PDF-1.4\n"), []
+for i, body in enumerate(objs, 1):
+    offsets.append(len(out))
+    out += f"{i} 0 obj\n{body}\nendobj\n".encode()
+xref = len(out)
+out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode() + b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+open(sys.argv[1], "wb").write(out)
+PY
+/usr/bin/time -f "%e %M" -o "$work/render.time" "$PAGEWISE_BIN" render "$work/tall.pdf" --width 4096 --data-dir "$work/data" > "$work/render.out" 2>&1 || true
+read -r rsecs rrss < "$work/render.time"
+echo "render asked for 4096 × 80,000 px: $(head -1 "$work/render.out"); ${rsecs} s, peak RSS $((rrss / 1024)) MB"
 python3 - "$work/out.json" "$status" "$verify" "$code" "$files" "$secs" "$rss_kb" <<'PY'
 import json, sys
 out = json.load(open(sys.argv[1]))

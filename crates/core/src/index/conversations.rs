@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-pub const CONVERSATIONS_FILE: &str = "conversations.sqlite";
+use super::CONVERSATIONS_FILE;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS conversations (

@@ -6,8 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::conversations::CONVERSATIONS_FILE;
-use super::SQLITE_FILE;
+use super::{CONVERSATIONS_FILE, SQLITE_FILE};
 use crate::model_catalog::SPEED_FILE;
 use crate::error::{Error, Result};
 

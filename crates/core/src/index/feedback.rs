@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
-use super::conversations::CONVERSATIONS_FILE;
+use super::CONVERSATIONS_FILE;
 use crate::error::{Error, Result};
 
 const SCHEMA: &str = r#"

@@ -28,6 +28,8 @@ use crate::error::Result;
 pub(crate) const SQLITE_FILE: &str = "pagewise.sqlite";
 pub(crate) const LEXICAL_DIR: &str = "lexical";
 pub(crate) const VECTOR_FILE: &str = "vectors.usearch";
+/// Conversations and feedback, beside the index (not part of it: a rebuild keeps them).
+pub const CONVERSATIONS_FILE: &str = "conversations.sqlite";
 
 /// How a document is named to the embedder and the keyword index: its title and its file
 /// name, since people refer to documents both ways and either one alone can be uninformative
