@@ -233,20 +233,21 @@ fn a_users_folder_is_never_taken_as_a_data_dir() {
 
 #[test]
 #[cfg(target_os = "linux")]
-fn the_parser_runs_without_network_or_writes() {
+fn the_parser_runs_without_network_writes_or_reads_by_path() {
     // A file named to make the worker probe its own sandbox (test builds only): it tries a
-    // TCP connection, a UDP socket and writing a file beside the probe.
+    // TCP connection, a UDP socket, writing a file beside the probe, and reading the probe
+    // by its path and through the handle the parent passed.
     let data = tempfile::tempdir().unwrap();
     let docs = tempfile::tempdir().unwrap();
     std::fs::write(docs.path().join("sandbox-probe.md"), "# Probe\n\nText.\n").unwrap();
     std::fs::write(docs.path().join("ordinary.md"), "# Pump log\n\nThe Tarnwick pump was serviced.\n").unwrap();
     let summary = json(&run_ok(pagewise(data.path()).env("PAGEWISE_WORKER_FAULTS", "1").args(["index", "--json", "--no-embed"]).arg(docs.path())));
     let probe = failed_reason(&summary, "sandbox-probe.md").unwrap_or_else(|| panic!("{summary}"));
-    for part in ["tcp: refused", "udp: refused", "write: refused"] {
+    for part in ["tcp: refused", "udp: refused", "write: refused", "read by path: refused", "read by handle: allowed"] {
         assert!(probe.contains(part), "{part}: {probe}");
     }
-    // Refused by the sandbox (EACCES), not by a closed port.
-    assert_eq!(probe.matches("os error 13").count(), 3, "{probe}");
+    // Refused by the sandbox (EACCES), not by a closed port or a missing file.
+    assert_eq!(probe.matches("os error 13").count(), 4, "{probe}");
     assert!(!docs.path().join("sandbox-probe.written").exists());
     // The sandboxed worker still parses: the ordinary file is indexed.
     assert_eq!(summary["indexed"], 1, "{summary}");

@@ -26,7 +26,7 @@ use pagewise_core::parse::epub::parse_epub;
 use pagewise_core::parse::html::parse_html;
 use pagewise_core::parse::reading_order::{column_order, text_of};
 use pagewise_core::parse::text::parse_text;
-use pagewise_core::parse::{Document, Format};
+use pagewise_core::parse::{Document, Format, Source};
 use pagewise_core::text::{content_terms, sentences, years};
 
 /// xorshift64*: deterministic per seed, so a failure can be replayed from its seed.
@@ -202,7 +202,7 @@ fn docx_parser() {
     let document = r#"<?xml version="1.0"?><w:document xmlns:w="w"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Pumps</w:t></w:r></w:p><w:p><w:r><w:t xml:space="preserve">The pump </w:t></w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc></w:tr></w:tbl></w:body></w:document>"#;
     let wrap = |xml: &[u8]| zip_bytes(&[("[Content_Types].xml", b"<Types/>"), ("word/document.xml", xml)]);
     let seeds = vec![document.as_bytes().to_vec(), wrap(document.as_bytes())];
-    container_target("docx", seeds, wrap, |p| parse_docx(p, ZipLimits::default()));
+    container_target("docx", seeds, wrap, |p| Source::open(p).and_then(|s| parse_docx(s, ZipLimits::default())));
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn epub_parser() {
         zip_bytes(&[("mimetype", b"application/epub+zip"), ("META-INF/container.xml", container), ("OEBPS/content.opf", opf), ("OEBPS/c1.xhtml", chapter)])
     };
     let seeds = vec![opf.to_vec(), chapter.to_vec(), wrap(opf)];
-    container_target("epub", seeds, wrap, |p| parse_epub(p, ZipLimits::default()));
+    container_target("epub", seeds, wrap, |p| Source::open(p).and_then(|s| parse_epub(s, ZipLimits::default())));
 }
 
 #[test]

@@ -32,6 +32,9 @@ pub struct WorkerCommand {
 struct RunningWorker {
     child: Child,
     stdin: ChildStdin,
+    /// The parent's end of the socket that carries each request's open file.
+    #[cfg(unix)]
+    files: std::os::unix::net::UnixStream,
     /// Reply lines, or why reading stopped.
     lines: Receiver<std::result::Result<String, String>>,
 }
@@ -51,15 +54,32 @@ impl IsolatedWorker {
         let mut cmd = Command::new(&self.command.program);
         cmd.args(&self.command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         #[cfg(unix)]
-        if let Some(limit) = self.command.memory_limit {
+        let (files, worker_end) = std::os::unix::net::UnixStream::pair()
+            .map_err(|e| Error::Worker(format!("cannot make the worker's file channel: {e}")))?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
             use std::os::unix::process::CommandExt;
-            // SAFETY: setrlimit is async-signal-safe and touches only the child's own limits.
+            let worker_fd = worker_end.as_raw_fd();
+            let memory_limit = self.command.memory_limit;
+            // SAFETY: dup2, fcntl and setrlimit are async-signal-safe and touch only the child.
             unsafe {
                 cmd.pre_exec(move || {
-                    let rl = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
-                    // A worker that could not be limited does not run: fail closed.
-                    if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                    // The worker finds its end at a fixed number, kept open across exec.
+                    let placed = if worker_fd == super::handoff::WORKER_FD {
+                        libc::fcntl(worker_fd, libc::F_SETFD, 0)
+                    } else {
+                        libc::dup2(worker_fd, super::handoff::WORKER_FD)
+                    };
+                    if placed < 0 {
                         return Err(std::io::Error::last_os_error());
+                    }
+                    if let Some(limit) = memory_limit {
+                        let rl = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
+                        // A worker that could not be limited does not run: fail closed.
+                        if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
                     }
                     Ok(())
                 });
@@ -92,7 +112,15 @@ impl IsolatedWorker {
                 }
             }
         });
-        Ok(RunningWorker { child, stdin, lines })
+        #[cfg(unix)]
+        drop(worker_end);
+        Ok(RunningWorker {
+            child,
+            stdin,
+            #[cfg(unix)]
+            files,
+            lines,
+        })
     }
 
     /// Parses one file. `Ok(Err(reason))` is a file-level failure (including a crash or
@@ -125,6 +153,21 @@ impl IsolatedWorker {
         if self.running.is_none() {
             self.running = Some(self.start()?);
         }
+        let Some(worker) = self.running.as_mut() else {
+            return Err(Error::Worker("worker did not start".into()));
+        };
+        // The parent opens the file: the worker's sandbox lets it open none by path.
+        let file = match open_regular(request.path()) {
+            Ok(file) => file,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        #[cfg(unix)]
+        if super::handoff::send(&worker.files, &file).is_err() {
+            let reason = self.reap("exited before the request");
+            return Ok(Err(reason));
+        }
+        #[cfg(not(unix))]
+        drop(file);
         let Some(worker) = self.running.as_mut() else {
             return Err(Error::Worker("worker did not start".into()));
         };
@@ -179,6 +222,21 @@ impl IsolatedWorker {
             Err(_) => String::new(),
         };
         format!("parser {what}{how} while reading this file (file skipped)")
+    }
+}
+
+/// Opens a file for a request, refusing anything but a regular file (a FIFO swapped in after
+/// the scan would otherwise block the parent on open or the worker on read).
+fn open_regular(path: &Path) -> std::result::Result<std::fs::File, ParseFailure> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| format!("cannot read: {e}"))?;
+    match file.metadata() {
+        Ok(m) if m.is_file() => Ok(file),
+        Ok(_) => Err("not a regular file".into()),
+        Err(e) => Err(format!("cannot read: {e}")),
     }
 }
 

@@ -4,6 +4,8 @@
 //! `parse` and `viewer` and only calls down into them.
 
 mod client;
+#[cfg(unix)]
+mod handoff;
 mod pool;
 mod protocol;
 pub mod sandbox;

@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use super::client::IsolatedWorker;
 use crate::error::{Error, Result};
 use crate::parse::contained::parse_contained;
+use crate::parse::Source;
 use crate::parse::pdf::{PageProgress, PdfLimits};
 use crate::parse::{Document, Format, ParseFailure};
 
@@ -43,7 +44,10 @@ impl Parser {
             return Ok(Err(format!("text file of {size} bytes, over the limit of {max_text_bytes}")));
         }
         match self {
-            Parser::InProcess { pdfium_lib, limits } => parse_contained(pdfium_lib, path, format, *limits, on_page),
+            Parser::InProcess { pdfium_lib, limits } => match Source::open(path) {
+                Ok(source) => parse_contained(pdfium_lib, source, format, *limits, on_page),
+                Err(reason) => Ok(Err(reason)),
+            },
             Parser::Isolated(worker) => worker.parse(path, format, on_page),
         }
     }

@@ -3,7 +3,6 @@
 //! size can lie) and on the expansion ratio, so a zip bomb costs a reported file, not memory.
 
 use std::io::Read;
-use std::path::Path;
 
 use super::ParseFailure;
 
@@ -31,8 +30,7 @@ pub struct Archive {
 }
 
 impl Archive {
-    pub fn open(path: &Path, limits: ZipLimits, kind: &str) -> Result<Archive, ParseFailure> {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    pub fn open(file: std::fs::File, limits: ZipLimits, kind: &str) -> Result<Archive, ParseFailure> {
         let zip = zip::ZipArchive::new(file).map_err(|e| format!("not a valid {kind} file (damaged ZIP container: {e})"))?;
         if zip.len() > limits.max_entries {
             return Err(format!("{kind} has {} archive entries, over the limit of {}", zip.len(), limits.max_entries));

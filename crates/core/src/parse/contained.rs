@@ -13,7 +13,7 @@ use super::epub::parse_epub;
 use super::html::parse_html;
 use super::pdf::{parse_pdf_reporting, PageProgress, PdfLimits};
 use super::text::parse_text;
-use super::{Document, Format, ParseFailure};
+use super::{Document, Format, ParseFailure, Source};
 use crate::error::Result;
 
 /// The most a text file may hold, read by the worker whatever size the parent saw (a file
@@ -25,16 +25,17 @@ pub const DOCUMENT_TEXT_LIMIT: usize = 64 * 1024 * 1024;
 /// Parses one file. `progress` hears about each PDF page as it is read.
 pub fn parse_contained(
     pdfium_lib: &Path,
-    path: &Path,
+    source: Source<'_>,
     format: Format,
     limits: PdfLimits,
     progress: &mut dyn FnMut(PageProgress),
 ) -> Result<Result<Document, ParseFailure>> {
+    let path = source.path;
     let parsed = match format {
-        Format::Pdf => parse_pdf_reporting(pdfium_lib, path, limits, progress)?,
-        Format::Docx => parse_docx(path, ZipLimits::default()),
-        Format::Epub => parse_epub(path, ZipLimits::default()),
-        Format::Html | Format::Csv | Format::Markdown | Format::Text => read_capped(path).and_then(|bytes| match format {
+        Format::Pdf => parse_pdf_reporting(pdfium_lib, source, limits, progress)?,
+        Format::Docx => parse_docx(source, ZipLimits::default()),
+        Format::Epub => parse_epub(source, ZipLimits::default()),
+        Format::Html | Format::Csv | Format::Markdown | Format::Text => read_capped(source.file).and_then(|bytes| match format {
             Format::Html => parse_html(path, &bytes),
             Format::Csv => parse_csv(path, &bytes),
             _ => parse_text(path, &bytes, format),
@@ -43,8 +44,7 @@ pub fn parse_contained(
     Ok(parsed.and_then(within_output_limit))
 }
 
-fn read_capped(path: &Path) -> std::result::Result<Vec<u8>, ParseFailure> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+fn read_capped(file: std::fs::File) -> std::result::Result<Vec<u8>, ParseFailure> {
     let mut bytes = Vec::new();
     file.take(TEXT_INPUT_LIMIT + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
     if bytes.len() as u64 > TEXT_INPUT_LIMIT {

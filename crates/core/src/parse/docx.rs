@@ -2,14 +2,14 @@
 //! Markdown headings (so chunks carry a heading path), table cells separated by " | ".
 //! One page per file; citations point at the heading and the byte range of the paragraph.
 
-use std::path::Path;
 
 use super::archive::{Archive, ZipLimits};
 use super::xml::{attr, local, pieces, Piece};
-use super::{choose_title, normalise_text, Document, Format, Page, ParseFailure};
+use super::{choose_title, Source, normalise_text, Document, Format, Page, ParseFailure};
 
-pub fn parse_docx(path: &Path, limits: ZipLimits) -> Result<Document, ParseFailure> {
-    let mut archive = Archive::open(path, limits, "DOCX")?;
+pub fn parse_docx(source: Source<'_>, limits: ZipLimits) -> Result<Document, ParseFailure> {
+    let path = source.path;
+    let mut archive = Archive::open(source.file, limits, "DOCX")?;
     let body = archive.read_text("word/document.xml")?.ok_or("not a Word document (no word/document.xml)")?;
     let metadata_title = archive.read_text("docProps/core.xml").ok().flatten().and_then(|core| core_title(&core));
     let text = normalise_text(&document_text(&body));

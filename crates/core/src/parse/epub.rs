@@ -1,18 +1,18 @@
 //! EPUB books: the spine's XHTML documents in reading order, one page per chapter file, each
 //! turned into text like HTML. Title from the package metadata.
 
-use std::path::Path;
 
 use super::archive::{Archive, ZipLimits};
 use super::html::html_to_text;
 use super::xml::{attr, local, pieces, Piece};
-use super::{choose_title, normalise_text, Document, Format, Page, ParseFailure};
+use super::{choose_title, Source, normalise_text, Document, Format, Page, ParseFailure};
 
 /// Chapters beyond this are not read (a book is rarely longer; a hostile file could be).
 const MAX_CHAPTERS: usize = 2_000;
 
-pub fn parse_epub(path: &Path, limits: ZipLimits) -> Result<Document, ParseFailure> {
-    let mut archive = Archive::open(path, limits, "EPUB")?;
+pub fn parse_epub(source: Source<'_>, limits: ZipLimits) -> Result<Document, ParseFailure> {
+    let path = source.path;
+    let mut archive = Archive::open(source.file, limits, "EPUB")?;
     let container = archive.read_text("META-INF/container.xml")?.ok_or("not an EPUB (no META-INF/container.xml)")?;
     let opf_path = pieces(&container)
         .into_iter()

@@ -11,6 +11,7 @@ pub mod epub;
 pub mod html;
 pub mod pdf;
 pub mod reading_order;
+mod source;
 pub mod contained;
 pub mod text;
 mod xml;
@@ -20,6 +21,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use clean::remove_running_lines;
+pub use source::Source;
 
 /// File formats Pagewise can index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

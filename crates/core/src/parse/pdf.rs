@@ -4,7 +4,7 @@ use std::path::Path;
 
 use pdfium_render::prelude::*;
 
-use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure};
+use super::{choose_title, normalise_text, remove_running_lines, Document, Format, Page, ParseFailure, Source};
 use crate::error::Result;
 use crate::glyphs::page_glyphs;
 use crate::ocr;
@@ -29,13 +29,16 @@ impl Default for PdfLimits {
 /// Parses a PDF into cleaned page texts. `Ok(Err(reason))` is a file that cannot be indexed;
 /// `Err` is a problem with PDFium itself.
 pub fn parse_pdf(lib: &Path, path: &Path, limits: PdfLimits) -> Result<Result<Document, ParseFailure>> {
-    parse_pdf_reporting(lib, path, limits, &mut |_| {})
+    match Source::open(path) {
+        Ok(source) => parse_pdf_reporting(lib, source, limits, &mut |_| {}),
+        Err(reason) => Ok(Err(reason)),
+    }
 }
 
 /// [`parse_pdf`], telling `progress` about each page as it is read (a worker uses it to show
 /// that a long OCR run is alive).
-pub fn parse_pdf_reporting(lib: &Path, path: &Path, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Result<Document, ParseFailure>> {
-    with_pdfium(lib, |pdfium| Ok(parse_loaded(pdfium, path, limits, progress)))
+pub fn parse_pdf_reporting(lib: &Path, source: Source<'_>, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Result<Document, ParseFailure>> {
+    with_pdfium(lib, |pdfium| Ok(parse_loaded(pdfium, source, limits, progress)))
 }
 
 /// One page read: its number, the page count, and whether it was read by OCR.
@@ -46,8 +49,9 @@ pub struct PageProgress {
     pub ocr: bool,
 }
 
-fn parse_loaded(pdfium: &Pdfium, path: &Path, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Document, ParseFailure> {
-    let document = match pdfium.load_pdf_from_file(path, None) {
+fn parse_loaded(pdfium: &Pdfium, source: Source<'_>, limits: PdfLimits, progress: &mut dyn FnMut(PageProgress)) -> Result<Document, ParseFailure> {
+    let path = source.path;
+    let document = match pdfium.load_pdf_from_reader(source.file, None) {
         Ok(d) => d,
         Err(e) => return Err(describe_load_error(&e)),
     };

@@ -1,5 +1,6 @@
 //! Page rendering and character boxes through PDFium.
 
+use std::fs::File;
 use std::path::Path;
 
 use pdfium_render::prelude::*;
@@ -59,14 +60,24 @@ mod png_base64 {
     }
 }
 
-/// Answers a [`PageRequest`] with one load of the document.
-pub fn render_view(pdfium_lib: &Path, path: &Path, request: &PageRequest) -> Result<PageRender> {
-    let png = match request.width_px {
-        Some(w) => Some(render_page_png(pdfium_lib, path, request.page, w)?.0),
-        None => None,
-    };
-    let (rects, size) = highlight_rects(pdfium_lib, path, request.page, request.quote.as_deref().unwrap_or(""))?;
-    Ok(PageRender { png, rects, size })
+/// Answers a [`PageRequest`] with one load of the document, read through `file` (the worker
+/// gets the handle from its parent and cannot open `path` itself).
+pub fn render_view(pdfium_lib: &Path, path: &Path, file: File, request: &PageRequest) -> Result<PageRender> {
+    with_pdfium(pdfium_lib, |pdfium| {
+        let document = pdfium.load_pdf_from_reader(file, None).map_err(|e| pdf_error(path, e))?;
+        let png = match request.width_px {
+            Some(w) => Some(render_loaded(&document, path, request.page, w)?.0),
+            None => None,
+        };
+        let (rects, size) = highlight_loaded(&document, path, request.page, request.quote.as_deref().unwrap_or(""))?;
+        Ok(PageRender { png, rects, size })
+    })
+}
+
+/// Runs `f` on the PDF at `path`, opened here (for callers outside a worker).
+fn with_document<T>(pdfium_lib: &Path, path: &Path, f: impl FnOnce(&PdfDocument<'_>) -> Result<T>) -> Result<T> {
+    let file = File::open(path).map_err(|e| Error::Io { path: path.to_path_buf(), source: e })?;
+    with_pdfium(pdfium_lib, |pdfium| f(&pdfium.load_pdf_from_reader(file, None).map_err(|e| pdf_error(path, e))?))
 }
 
 /// Pixels of the largest picture the viewer renders (4096 × 4096, 64 MB as RGBA).
@@ -75,54 +86,56 @@ const RENDER_PIXEL_LIMIT: u32 = 4096 * 4096;
 /// Renders page `page` (1-based) of the PDF at `path` to a PNG `width_px` pixels wide (less
 /// when the page is so tall that the picture would pass [`RENDER_PIXEL_LIMIT`]).
 pub fn render_page_png(pdfium_lib: &Path, path: &Path, page: u32, width_px: u32) -> Result<(Vec<u8>, PageSize)> {
+    with_document(pdfium_lib, path, |document| render_loaded(document, path, page, width_px))
+}
+
+fn render_loaded(document: &PdfDocument<'_>, path: &Path, page: u32, width_px: u32) -> Result<(Vec<u8>, PageSize)> {
     let width_px = width_px.clamp(64, 4096);
-    with_pdfium(pdfium_lib, |pdfium| {
-        let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
-        let size = page_size(&document, path, page)?;
-        let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
-        // Width alone does not bound a picture: a page 20 times taller than wide at 4096 px
-        // wide is 80,000 px tall. The height is capped so the bitmap stays under the limit.
-        let max_height = (RENDER_PIXEL_LIMIT / width_px).max(64);
-        let config = PdfRenderConfig::new()
-            .set_target_width(width_px as Pixels)
-            .set_maximum_height(max_height as Pixels)
-            .render_form_data(true);
-        let bitmap = pdf_page.render_with_config(&config).map_err(|e| pdf_error(path, e))?;
-        let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);
-        let rgba = bitmap.as_rgba_bytes();
-        Ok((encode_png(path, w, h, &rgba)?, size))
-    })
+    let size = page_size(document, path, page)?;
+    let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
+    // Width alone does not bound a picture: a page 20 times taller than wide at 4096 px
+    // wide is 80,000 px tall. The height is capped so the bitmap stays under the limit.
+    let max_height = (RENDER_PIXEL_LIMIT / width_px).max(64);
+    let config = PdfRenderConfig::new()
+        .set_target_width(width_px as Pixels)
+        .set_maximum_height(max_height as Pixels)
+        .render_form_data(true);
+    let bitmap = pdf_page.render_with_config(&config).map_err(|e| pdf_error(path, e))?;
+    let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);
+    let rgba = bitmap.as_rgba_bytes();
+    Ok((encode_png(path, w, h, &rgba)?, size))
 }
 
 /// The rectangles (fractions of the page) that cover `quote` on page `page` (1-based).
 pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -> Result<(Vec<Rect>, PageSize)> {
-    with_pdfium(pdfium_lib, |pdfium| {
-        let document = pdfium.load_pdf_from_file(path, None).map_err(|e| pdf_error(path, e))?;
-        let size = page_size(&document, path, page)?;
-        let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
-        // The characters in the page's reading order, which is the order its indexed text has.
-        let glyphs = page_glyphs(&pdf_page);
-        let ordered: Vec<&Glyph> = match column_order(&glyphs) {
-            Some(runs) => runs.into_iter().flat_map(|r| &glyphs[r]).collect(),
-            None => glyphs.iter().collect(),
-        };
-        let mut chars: Vec<CharBox> = ordered
-            .into_iter()
-            .filter(|g| !g.generated)
-            .map(|g| CharBox { ch: g.ch, left: g.left, bottom: g.bottom, right: g.right, top: g.top })
-            .collect();
-        // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
-        if !quote.is_empty() && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
-            if let Some(words) = crate::ocr::tesseract().and_then(|t| recognise_page(t, &pdf_page).ok()) {
-                chars = char_boxes(&words, OCR_DPI, size.height_pt)
-                    .into_iter()
-                    .map(|c| CharBox { ch: c.ch, left: c.left, bottom: c.bottom, right: c.right, top: c.top })
-                    .collect();
-            }
+    with_document(pdfium_lib, path, |document| highlight_loaded(document, path, page, quote))
+}
+
+fn highlight_loaded(document: &PdfDocument<'_>, path: &Path, page: u32, quote: &str) -> Result<(Vec<Rect>, PageSize)> {
+    let size = page_size(document, path, page)?;
+    let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
+    // The characters in the page's reading order, which is the order its indexed text has.
+    let glyphs = page_glyphs(&pdf_page);
+    let ordered: Vec<&Glyph> = match column_order(&glyphs) {
+        Some(runs) => runs.into_iter().flat_map(|r| &glyphs[r]).collect(),
+        None => glyphs.iter().collect(),
+    };
+    let mut chars: Vec<CharBox> = ordered
+        .into_iter()
+        .filter(|g| !g.generated)
+        .map(|g| CharBox { ch: g.ch, left: g.left, bottom: g.bottom, right: g.right, top: g.top })
+        .collect();
+    // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
+    if !quote.is_empty() && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
+        if let Some(words) = crate::ocr::tesseract().and_then(|t| recognise_page(t, &pdf_page).ok()) {
+            chars = char_boxes(&words, OCR_DPI, size.height_pt)
+                .into_iter()
+                .map(|c| CharBox { ch: c.ch, left: c.left, bottom: c.bottom, right: c.right, top: c.top })
+                .collect();
         }
-        let chosen = locate_quote(&chars, quote);
-        Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
-    })
+    }
+    let chosen = locate_quote(&chars, quote);
+    Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
 }
 
 fn page_index(path: &Path, page: u32) -> Result<i32> {
