@@ -7,6 +7,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 "$root/scripts/setup.sh"
+# llama.cpp's own OpenAI-compatible server, for the endpoint tests (built once, ~6 minutes).
+"$root/models/llama-server.sh"
 export PAGEWISE_MODELS_DIR="$root/models"
 
 # Every suite runs even when an earlier one fails, so one failure never hides the others;

@@ -11,6 +11,7 @@ use pagewise_core::index::Conversations;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::{models, Reader};
 
+use crate::endpoint_args::EndpointArgs;
 use crate::Context_;
 
 #[derive(Args)]
@@ -55,6 +56,23 @@ pub struct AskArgs {
     /// Layers to offload to the GPU (builds with the cuda or metal feature).
     #[arg(long)]
     gpu_layers: Option<u32>,
+    #[command(flatten)]
+    endpoint: EndpointArgs,
+}
+
+/// The endpoint's model when one is named, else the local GGUF; `Ok(None)` only when a
+/// local model cannot be loaded (the caller says why and answers extractively).
+pub fn choose_generator(
+    ctx: &Context_,
+    endpoint: &EndpointArgs,
+    model: Option<&std::path::Path>,
+    threads: Option<usize>,
+    gpu_layers: Option<u32>,
+) -> Result<Result<Box<dyn Generator>, anyhow::Error>> {
+    if let Some(remote) = endpoint.connect()? {
+        return Ok(Ok(Box::new(remote)));
+    }
+    Ok(load_generator(ctx, model, threads, gpu_layers).map(|g| Box::new(g) as Box<dyn Generator>))
 }
 
 pub fn load_generator(ctx: &Context_, model: Option<&std::path::Path>, threads: Option<usize>, gpu_layers: Option<u32>) -> Result<LlamaGenerator> {
@@ -89,7 +107,7 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
     let generator = if args.extractive {
         None
     } else {
-        match load_generator(ctx, args.model.as_deref(), args.threads, args.gpu_layers) {
+        match choose_generator(ctx, &args.endpoint, args.model.as_deref(), args.threads, args.gpu_layers)? {
             Ok(g) => Some(g),
             // Search still works without generation: say why and answer extractively.
             Err(e) => {
@@ -109,7 +127,7 @@ pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
             }
         });
     }
-    let asker = Asker { engine: &engine, generator: generator.as_ref().map(|g| g as &dyn Generator), options: options_from(&args) };
+    let asker = Asker { engine: &engine, generator: generator.as_deref(), options: options_from(&args) };
     let stream_tokens = !args.json;
     let tty = std::io::stdout().is_terminal();
     let verbose = args.verbose;

@@ -5,12 +5,13 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::answer::attribute::SentenceStatus;
-use pagewise_core::answer::{AnswerMode, AskOptions, Asker, Generator};
+use pagewise_core::answer::{AnswerMode, AskOptions, Asker};
 use pagewise_core::eval::{answer_cites_gold, load_questions, Question};
 use pagewise_core::{grade, Queries, Reader};
 use serde_json::json;
 
-use crate::ask_cmd::load_generator;
+use crate::ask_cmd::choose_generator;
+use crate::endpoint_args::EndpointArgs;
 use crate::Context_;
 
 #[derive(Args)]
@@ -23,6 +24,8 @@ pub struct EvalAnswersArgs {
     out_of_scope: Option<PathBuf>,
     #[arg(long, env = "PAGEWISE_CHAT_MODEL")]
     model: Option<PathBuf>,
+    #[command(flatten)]
+    endpoint: EndpointArgs,
     #[arg(long)]
     extractive: bool,
     #[arg(long)]
@@ -86,7 +89,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
-    let generator = if args.extractive { None } else { Some(load_generator(ctx, args.model.as_deref(), args.threads, None)?) };
+    let generator = if args.extractive { None } else { Some(choose_generator(ctx, &args.endpoint, args.model.as_deref(), args.threads, None)??) };
     let options = AskOptions {
         evidence_tokens: args.evidence_tokens,
         constrained: args.constrained,
@@ -94,7 +97,7 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
         record_judge: args.record_judge,
         ..AskOptions::default()
     };
-    let asker = Asker { engine: &engine, generator: generator.as_ref().map(|g| g as &dyn Generator), options };
+    let asker = Asker { engine: &engine, generator: generator.as_deref(), options };
     let limit = args.limit.unwrap_or(usize::MAX);
     let mut out = match &args.out {
         Some(p) => Some(std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?),

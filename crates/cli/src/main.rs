@@ -6,6 +6,7 @@ mod ask_cmd;
 mod claims_cmd;
 mod conversations_cmd;
 mod documents_cmd;
+mod endpoint_args;
 mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;

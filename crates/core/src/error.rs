@@ -36,6 +36,8 @@ pub enum Error {
     Eval { path: PathBuf, message: String },
     #[error("language model {path}: {message}")]
     Generation { path: PathBuf, message: String },
+    #[error("endpoint {url}: {message}")]
+    Endpoint { url: String, message: String },
     #[error("conversation store {path}: {source}")]
     Conversations {
         path: PathBuf,

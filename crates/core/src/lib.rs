@@ -32,6 +32,7 @@ pub mod library;
 pub mod model_catalog;
 pub mod models;
 pub mod ocr;
+pub mod openai;
 pub mod parse;
 pub mod pdfium;
 pub mod progress;

@@ -14,7 +14,7 @@ pub enum Role {
     User,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatMessage {
     pub role: Role,
     pub content: String,
@@ -39,6 +39,9 @@ pub struct ModelInfo {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prompt {
     pub parts: Vec<PromptPart>,
+    /// The messages it was rendered from, for a generator that applies the chat template on
+    /// its side (an OpenAI-compatible server); empty for raw prompts.
+    pub messages: Vec<ChatMessage>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,12 +54,12 @@ pub struct PromptPart {
 impl Prompt {
     /// A prompt whose control tokens are all meant (benchmarks, raw completions).
     pub fn markup(text: impl Into<String>) -> Prompt {
-        Prompt { parts: vec![PromptPart { text: text.into(), markup: true }] }
+        Prompt { parts: vec![PromptPart { text: text.into(), markup: true }], messages: Vec::new() }
     }
 
     /// A prompt that is text throughout.
     pub fn plain(text: impl Into<String>) -> Prompt {
-        Prompt { parts: vec![PromptPart { text: text.into(), markup: false }] }
+        Prompt { parts: vec![PromptPart { text: text.into(), markup: false }], messages: Vec::new() }
     }
 
     pub fn push(&mut self, text: &str, markup: bool) {

@@ -1,0 +1,219 @@
+//! Generation through an OpenAI-compatible server: llama.cpp's own llama-server (built by
+//! models/llama-server.sh) started on loopback by each test with a real GGUF. The answer
+//! pipeline around it (evidence, citation checks, abstaining) is the local one.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Generator, Prompt};
+use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    /// Starts llama-server on a free loopback port serving `model` as `alias`.
+    fn start(model: &str, alias: &str, extra: &[&str]) -> Server {
+        let models = repo_root().join("models");
+        let program = models.join("bin/llama-server");
+        assert!(program.exists(), "{} is missing: run models/llama-server.sh", program.display());
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(&program)
+            .arg("-m")
+            .arg(models.join("llm").join(model))
+            .args(["--alias", alias, "--host", "127.0.0.1", "--port", &port.to_string(), "-c", "4096", "-t", "2", "-np", "1"])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = Server { child, url: format!("http://127.0.0.1:{port}/v1") };
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while health(port) != Some(200) {
+            assert!(Instant::now() < deadline, "llama-server did not become ready on port {port}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        server
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The HTTP status of GET /health, or `None` while nothing listens.
+fn health(port: u16) -> Option<u16> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    stream.write_all(b"GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut head = String::new();
+    stream.read_to_string(&mut head).ok()?;
+    head.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn indexed_fixture() -> (tempfile::TempDir, tempfile::TempDir) {
+    let data = tempfile::tempdir().unwrap();
+    let docs = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf"))]);
+    let summary = index_json(data.path(), &[docs.path()]);
+    assert_eq!(summary["indexed"], 1, "{summary}");
+    (data, docs)
+}
+
+fn page_texts(pdf: &Path) -> Vec<String> {
+    let out = run_ok(pagewise(Path::new("/nonexistent")).arg("parse").arg("--json").arg(pdf));
+    json_lines(&out).into_iter().map(|p| p["text"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn ask_answers_through_a_real_server_with_checked_citations() {
+    let (data, docs) = indexed_fixture();
+    let pages = page_texts(&docs.path().join("known-answers.pdf"));
+    let server = Server::start("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "qwen-on-server", &[]);
+    // No --endpoint-model: the server's only model is taken.
+    let out = run_ok(pagewise(data.path()).args(["ask", "When did the Larkspur bridge open?", "--json", "--endpoint", &server.url]));
+    let answer = json(&out);
+    assert_eq!(answer["abstained"], false, "{answer}");
+    assert_eq!(answer["model"].as_str().unwrap(), format!("qwen-on-server at {}", server.url));
+    assert!(!answer["raw_model_output"].as_str().unwrap().trim().is_empty(), "the server's model must have written: {answer}");
+    assert!(answer["timings"]["generated_tokens"].as_u64().unwrap() > 0, "{answer}");
+    assert!(answer["note"].is_null(), "no fallback to an extractive answer: {answer}");
+    let cited = answer["citations"].as_array().unwrap();
+    assert!(cited.iter().any(|c| c["page"] == 1), "no citation of page 1: {answer}");
+    for c in cited {
+        let page = &pages[c["page"].as_u64().unwrap() as usize - 1];
+        let (start, end) = (c["byte_start"].as_u64().unwrap() as usize, c["byte_end"].as_u64().unwrap() as usize);
+        assert_eq!(&page[start..end], c["quote"].as_str().unwrap(), "a citation's quote is the page text at its range");
+    }
+    let supported: String = answer["sentences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["citations"].as_array().unwrap().is_empty())
+        .map(|s| s["text"].as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(pagewise_core::grade::states(&supported, "1931"), "no supported sentence states 1931: {answer}");
+}
+
+#[test]
+fn endpoint_failures_are_named_before_asking() {
+    let (data, _docs) = indexed_fixture();
+    let ask = |url: &str, key: Option<&str>, extra: &[&str]| {
+        let mut cmd = pagewise(data.path());
+        cmd.args(["ask", "When did the Larkspur bridge open?", "--json", "--endpoint", url]).args(extra);
+        match key {
+            Some(k) => cmd.env("PAGEWISE_API_KEY", k),
+            None => cmd.env_remove("PAGEWISE_API_KEY"),
+        };
+        let out = cmd.output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    // Nothing listens on this port.
+    let free = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let (code, stderr, _) = ask(&format!("http://127.0.0.1:{free}/v1"), None, &[]);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("cannot reach") && stderr.contains("is the server running"), "{stderr}");
+
+    let server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &["--api-key", "right-key"]);
+    let (code, stderr, _) = ask(&server.url, None, &[]);
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("refused the API key") && stderr.contains("PAGEWISE_API_KEY"), "{stderr}");
+    let (code, stderr, _) = ask(&server.url, Some("wrong-key"), &[]);
+    assert!(code != Some(0) && stderr.contains("HTTP 401"), "{stderr}");
+    let (code, stderr, _) = ask(&server.url, Some("right-key"), &["--endpoint-model", "no-such-model"]);
+    assert!(code != Some(0) && stderr.contains("serves no model named no-such-model") && stderr.contains("small"), "{stderr}");
+    // The right key and model: an answer (the small model's wording is not checked here).
+    let (code, stderr, stdout) = ask(&server.url, Some("right-key"), &["--max-tokens", "24"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&stdout).unwrap()["model"].as_str().unwrap(), format!("small at {}", server.url));
+}
+
+fn small_model_generator(server: &Server) -> EndpointGenerator {
+    let settings = EndpointSettings { model: Some("small".into()), ..EndpointSettings::new(server.url.clone()) };
+    EndpointGenerator::connect(&settings).unwrap()
+}
+
+fn long_request() -> GenerationRequest {
+    let mut request = GenerationRequest::new(Prompt::plain("Write a long story about a lighthouse keeper and the sea."), 1000);
+    request.repeat_penalty = 1.0;
+    // A fixed length: the story cannot end early on its own, so only a cancel frees the slot.
+    request.ignore_eos = true;
+    request
+}
+
+#[test]
+fn a_stream_cancelled_by_dropping_it_stops_and_the_server_serves_the_next() {
+    let server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
+    let generator = small_model_generator(&server);
+    let stream = generator.stream(long_request()).unwrap();
+    let mut tokens = 0;
+    while tokens < 3 {
+        match stream.next_event_timeout(Duration::from_secs(60)) {
+            Ok(Some(GenerationEvent::Token(_))) => tokens += 1,
+            other => panic!("expected tokens, got {other:?}"),
+        }
+    }
+    let cancelled_at = Instant::now();
+    drop(stream);
+    // With one slot, the next request waits for the first unless the cancel freed it: it
+    // must start at once, not after the 1,000 tokens of the story.
+    let mut short = GenerationRequest::new(Prompt::plain("Say hello."), 8);
+    short.repeat_penalty = 1.0;
+    let next = generator.stream(short).unwrap();
+    let mut text = String::new();
+    let stats = loop {
+        match next.next_event_timeout(Duration::from_secs(60)) {
+            Ok(Some(GenerationEvent::Token(t))) => text.push_str(&t),
+            Ok(Some(GenerationEvent::Done(stats))) => break stats,
+            other => panic!("expected the next answer, got {other:?}"),
+        }
+    };
+    assert!(!text.is_empty() && stats.generated_tokens > 0 && stats.generated_tokens <= 8, "{text:?} {stats:?}");
+    // The server's own time for the first token of the next request shows it did not sit
+    // behind the cancelled story.
+    assert!(stats.prompt_ms < 5_000.0, "the next request waited {} ms (cancelled at {:?})", stats.prompt_ms, cancelled_at.elapsed());
+}
+
+#[test]
+fn a_server_killed_mid_stream_ends_the_answer_with_a_clear_error() {
+    let mut server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
+    let generator = small_model_generator(&server);
+    let stream = generator.stream(long_request()).unwrap();
+    match stream.next_event_timeout(Duration::from_secs(60)) {
+        Ok(Some(GenerationEvent::Token(_))) => {}
+        other => panic!("expected a token, got {other:?}"),
+    }
+    server.kill();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let failure = loop {
+        assert!(Instant::now() < deadline, "the stream did not end after the server died");
+        match stream.next_event_timeout(Duration::from_secs(30)) {
+            Ok(Some(GenerationEvent::Token(_))) => continue,
+            Ok(Some(GenerationEvent::Failed(message))) => break message,
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    };
+    assert!(failure.contains("broke off the answer"), "{failure}");
+    // Asking again names the dead server instead of hanging.
+    let settings = EndpointSettings { retries: 1, ..EndpointSettings::new(server.url.clone()) };
+    let refused = EndpointGenerator::connect(&settings).err().unwrap().to_string();
+    assert!(refused.contains("cannot reach"), "{refused}");
+}
+
