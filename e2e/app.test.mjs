@@ -226,7 +226,18 @@ test("settings list the installed chat models with their size and measured speed
   assert.ok(texts.some((t) => /\.gguf/.test(t) && /MB/.test(t)), `models are listed with their size: ${texts.join(" | ")}`);
   // The questions above ran on the default model, so its speed on this machine is known.
   assert.ok(texts.some((t) => /in use/.test(t) && /tokens\/s/.test(t)), `the model in use shows its measured speed: ${texts.join(" | ")}`);
+  // The GGUF header's quantisation and context length are shown beside the size.
+  assert.ok(texts.some((t) => /Q4_K_M/.test(t) && /token context/.test(t)), `models show their quantisation and context: ${texts.join(" | ")}`);
   await shot("settings-models");
+  // Choosing a server shows its address, its models and that this uses the network; the
+  // choice is not saved (Cancel), so answers stay on this computer.
+  const serverFields = await d.byTestId("endpoint-fields");
+  assert.equal(await serverFields.displayed(), false, "server fields are hidden while answers are local");
+  await (await d.byTestId("generate-server")).click();
+  await d.waitFor("the server fields", async () => ((await serverFields.displayed()) ? true : null));
+  const note = await (await d.byTestId("endpoint-network-note")).text();
+  assert.match(note, /network/i, note);
+  await shot("settings-endpoint");
   await (await d.byTestId("settings-cancel")).click();
   await noDialogs();
 });

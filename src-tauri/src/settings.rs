@@ -17,6 +17,13 @@ pub struct Settings {
     pub skip_ocr: bool,
     /// Where the index lives; empty means the platform default.
     pub data_dir: String,
+    /// Generate answers with an OpenAI-compatible server instead of the local chat model
+    /// (the one network feature; off by default). The API key comes from PAGEWISE_API_KEY.
+    pub use_endpoint: bool,
+    /// The server's base URL, kept when switched off so switching back is one click.
+    pub endpoint_url: String,
+    /// The model to ask the server for; empty takes its only model.
+    pub endpoint_model: String,
     /// The bundled sample folder was offered once; removing it keeps it removed.
     #[ts(skip)]
     pub sample_offered: bool,

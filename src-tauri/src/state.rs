@@ -7,9 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use pagewise_core::answer::{LlamaGenerator, LlamaSettings};
+use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
+use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
 use pagewise_core::viewer::{PageRender, PageRequest};
 use pagewise_core::{models, EngineConfig, PdfParsing, Queries, Writer};
 
@@ -36,9 +37,16 @@ enum LibrarySlot {
     Failed(String),
 }
 
+/// What the loaded generator was made from: a new choice in Settings replaces it.
+#[derive(PartialEq)]
+enum GeneratorSource {
+    Local { path: PathBuf, gpu: bool },
+    Endpoint { url: String, model: String },
+}
+
 enum GeneratorSlot {
     NotLoaded,
-    Loaded { path: PathBuf, gpu: bool, generator: Arc<LlamaGenerator> },
+    Loaded { source: GeneratorSource, generator: Arc<dyn Generator> },
 }
 
 struct Inner {
@@ -173,20 +181,30 @@ impl AppState {
         models::locate_chat_model(Some(&self.inner.data_dir), chosen.as_deref()).map_err(|e| e.to_string())
     }
 
-    /// The chat model, loaded on first use and reloaded when the settings change it.
-    pub fn generator(&self) -> Result<Arc<LlamaGenerator>, String> {
-        let path = self.chat_model_path()?;
-        let gpu = lock(&self.inner.settings).gpu_offload && crate::GPU_BUILD;
+    /// The chat model, loaded on first use and reloaded when the settings change it: the
+    /// local GGUF, or the OpenAI-compatible server when Settings choose one.
+    pub fn generator(&self) -> Result<Arc<dyn Generator>, String> {
+        let settings = lock(&self.inner.settings).clone();
+        let source = if settings.use_endpoint {
+            GeneratorSource::Endpoint { url: settings.endpoint_url.trim().to_string(), model: settings.endpoint_model.trim().to_string() }
+        } else {
+            GeneratorSource::Local { path: self.chat_model_path()?, gpu: settings.gpu_offload && crate::GPU_BUILD }
+        };
         let mut slot = lock(&self.inner.generator);
-        if let GeneratorSlot::Loaded { path: p, gpu: g, generator } = &*slot {
-            if *p == path && *g == gpu {
+        if let GeneratorSlot::Loaded { source: loaded, generator } = &*slot {
+            if *loaded == source {
                 return Ok(Arc::clone(generator));
             }
         }
-        let mut settings = LlamaSettings::new(path.clone());
-        settings.gpu_layers = if gpu { 999 } else { 0 };
-        let generator = Arc::new(LlamaGenerator::load(&settings).map_err(|e| e.to_string())?);
-        *slot = GeneratorSlot::Loaded { path, gpu, generator: Arc::clone(&generator) };
+        let generator: Arc<dyn Generator> = match &source {
+            GeneratorSource::Local { path, gpu } => {
+                let mut llama = LlamaSettings::new(path.clone());
+                llama.gpu_layers = if *gpu { 999 } else { 0 };
+                Arc::new(LlamaGenerator::load(&llama).map_err(|e| e.to_string())?)
+            }
+            GeneratorSource::Endpoint { url, model } => Arc::new(EndpointGenerator::connect(&endpoint_settings(url, model)).map_err(|e| e.to_string())?),
+        };
+        *slot = GeneratorSlot::Loaded { source, generator: Arc::clone(&generator) };
         Ok(generator)
     }
 
@@ -235,7 +253,21 @@ impl AppState {
         Ok(())
     }
 
+    pub fn uses_endpoint(&self) -> bool {
+        lock(&self.inner.settings).use_endpoint
+    }
+
     pub fn data_dir(&self) -> &Path {
         &self.inner.data_dir
+    }
+}
+
+/// How the app reaches an OpenAI-compatible server: the URL and model from Settings, the key
+/// from PAGEWISE_API_KEY.
+pub fn endpoint_settings(url: &str, model: &str) -> EndpointSettings {
+    EndpointSettings {
+        model: Some(model.to_string()).filter(|m| !m.is_empty()),
+        api_key: std::env::var("PAGEWISE_API_KEY").ok(),
+        ..EndpointSettings::new(url)
     }
 }

@@ -149,6 +149,7 @@ export const setSettings = (settings: Settings) => call("set_settings", { settin
 export const pickModelFile = (kind: ModelKind) =>
   call("pick_model_file", { kind });
 export const installedModels = () => call("installed_models");
+export const endpointModels = (url: string) => call("endpoint_models", { url });
 
 // ---------------------------------------------------------------- viewer
 

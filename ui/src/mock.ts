@@ -53,6 +53,9 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     gpu_offload: false,
     skip_ocr: false,
     data_dir: "/home/ada/.local/share/pagewise",
+    use_endpoint: false,
+    endpoint_url: "",
+    endpoint_model: "",
   };
 
   // Library commands answer, then the shell reports the new status as an event.
@@ -205,8 +208,21 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
         name: "qwen2.5-3b-instruct-q4_k_m.gguf",
         size_bytes: 1_930_000_000,
         speed: { prompt_tokens_per_s: 61.5, generation_tokens_per_s: 7.9, answers: 4 },
+        gguf: {
+          version: 3,
+          architecture: "qwen2",
+          name: "Qwen2.5 3B Instruct",
+          quantisation: "Q4_K_M",
+          context_length: 32768,
+          license: "qwen-research",
+          has_chat_template: true,
+        },
       },
     ],
+    endpoint_models: ({ url }) => {
+      if (!/^https?:\/\//.test(url.trim())) throw appError("invalid_input", `${url}: the server's address starts with http:// or https://`);
+      return ["qwen2.5-7b-instruct", "llama-3.1-8b-instruct"];
+    },
     pick_model_file: ({ kind }) => (kind === "chat" ? "/home/ada/models/llama-3.2-3b-instruct-q4_k_m.gguf" : "/home/ada/models/bge-small-en-v1.5"),
     view_page: ({ docId, page, byteStart, byteEnd }) => viewPage(docId, page, byteStart, byteEnd),
     page_image: async ({ docId, page, widthPx }) => {

@@ -66,7 +66,7 @@ describe("settings dialog", () => {
     const dialog = await settingsDialog();
     expect(dialog.getAttribute("aria-label")).toBe("Settings");
     expect(texts(".dialog-title")).toEqual(["Settings"]);
-    expect(texts("legend")).toEqual(["Language", "Models", "Data"]);
+    expect(texts("legend")).toEqual(["Language", "Answers", "Models", "Data"]);
     expect(texts('[data-testid="settings-language"] option')).toEqual(["Automatic (system)", "English", "简体中文"]);
     expect($('[data-testid="settings-save"]')!.textContent).toBe("Save");
     expect($('[data-testid="settings-cancel"]')!.textContent).toBe("Cancel");
@@ -75,6 +75,14 @@ describe("settings dialog", () => {
     const model = $('[data-testid="installed-model"]')!.textContent!;
     expect(model).toMatch(/MB/);
     expect(model).toContain("7.9 tokens/s writing, 62 tokens/s reading (measured here over 4 answers)");
+    // what the GGUF header says, beside the size
+    expect(model).toContain("1930 MB · Q4_K_M · 32,768-token context · license qwen-research");
+    // answers stay local until a server is chosen; choosing one shows that it uses the network
+    const fields = $('[data-testid="endpoint-fields"]') as HTMLElement;
+    expect(fields.hidden).toBe(true);
+    ($('[data-testid="generate-server"]') as HTMLInputElement).click();
+    expect(fields.hidden).toBe(false);
+    expect($('[data-testid="endpoint-network-note"]')!.textContent).toMatch(/Uses the network/);
   });
 
   it("is in Chinese for a Chinese OS", async () => {
@@ -83,7 +91,7 @@ describe("settings dialog", () => {
     const dialog = await settingsDialog();
     expect(dialog.getAttribute("aria-label")).toBe("设置");
     expect(texts(".dialog-title")).toEqual(["设置"]);
-    expect(texts("legend")).toEqual(["语言", "模型", "数据"]);
+    expect(texts("legend")).toEqual(["语言", "回答", "模型", "数据"]);
     expect(texts('[data-testid="settings-language"] option')).toEqual(["自动（跟随系统）", "English", "简体中文"]);
     expect($('[data-testid="settings-save"]')!.textContent).toBe("保存");
     expect($('[data-testid="settings-cancel"]')!.textContent).toBe("取消");

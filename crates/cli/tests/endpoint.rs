@@ -5,68 +5,16 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
 mod common;
+mod llama_server;
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::*;
+use llama_server::Server;
 use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Generator, Prompt};
 use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    /// Starts llama-server on a free loopback port serving `model` as `alias`.
-    fn start(model: &str, alias: &str, extra: &[&str]) -> Server {
-        let models = repo_root().join("models");
-        let program = models.join("bin/llama-server");
-        assert!(program.exists(), "{} is missing: run models/llama-server.sh", program.display());
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(&program)
-            .arg("-m")
-            .arg(models.join("llm").join(model))
-            .args(["--alias", alias, "--host", "127.0.0.1", "--port", &port.to_string(), "-c", "4096", "-t", "2", "-np", "1"])
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let server = Server { child, url: format!("http://127.0.0.1:{port}/v1") };
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while health(port) != Some(200) {
-            assert!(Instant::now() < deadline, "llama-server did not become ready on port {port}");
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        server
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// The HTTP status of GET /health, or `None` while nothing listens.
-fn health(port: u16) -> Option<u16> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    stream.write_all(b"GET /health HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut head = String::new();
-    stream.read_to_string(&mut head).ok()?;
-    head.split_whitespace().nth(1)?.parse().ok()
-}
 
 fn indexed_fixture() -> (tempfile::TempDir, tempfile::TempDir) {
     let data = tempfile::tempdir().unwrap();
@@ -85,7 +33,7 @@ fn page_texts(pdf: &Path) -> Vec<String> {
 fn ask_answers_through_a_real_server_with_checked_citations() {
     let (data, docs) = indexed_fixture();
     let pages = page_texts(&docs.path().join("known-answers.pdf"));
-    let server = Server::start("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "qwen-on-server", &[]);
+    let server = Server::start(&repo_root().join("models"), "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", "qwen-on-server", &[]);
     // No --endpoint-model: the server's only model is taken.
     let out = run_ok(pagewise(data.path()).args(["ask", "When did the Larkspur bridge open?", "--json", "--endpoint", &server.url]));
     let answer = json(&out);
@@ -131,7 +79,7 @@ fn endpoint_failures_are_named_before_asking() {
     assert_ne!(code, Some(0));
     assert!(stderr.contains("cannot reach") && stderr.contains("is the server running"), "{stderr}");
 
-    let server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &["--api-key", "right-key"]);
+    let server = Server::start(&repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "small", &["--api-key", "right-key"]);
     let (code, stderr, _) = ask(&server.url, None, &[]);
     assert_ne!(code, Some(0));
     assert!(stderr.contains("refused the API key") && stderr.contains("PAGEWISE_API_KEY"), "{stderr}");
@@ -160,7 +108,7 @@ fn long_request() -> GenerationRequest {
 
 #[test]
 fn a_stream_cancelled_by_dropping_it_stops_and_the_server_serves_the_next() {
-    let server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
+    let server = Server::start(&repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
     let generator = small_model_generator(&server);
     let stream = generator.stream(long_request()).unwrap();
     let mut tokens = 0;
@@ -193,7 +141,7 @@ fn a_stream_cancelled_by_dropping_it_stops_and_the_server_serves_the_next() {
 
 #[test]
 fn a_server_killed_mid_stream_ends_the_answer_with_a_clear_error() {
-    let mut server = Server::start("SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
+    let mut server = Server::start(&repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "small", &[]);
     let generator = small_model_generator(&server);
     let stream = generator.stream(long_request()).unwrap();
     match stream.next_event_timeout(Duration::from_secs(60)) {

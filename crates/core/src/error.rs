@@ -36,6 +36,10 @@ pub enum Error {
     Eval { path: PathBuf, message: String },
     #[error("language model {path}: {message}")]
     Generation { path: PathBuf, message: String },
+    #[error("model {path}: {message}")]
+    Model { path: PathBuf, message: String },
+    #[error("download {url}: {message}")]
+    Download { url: String, message: String },
     #[error("endpoint {url}: {message}")]
     Endpoint { url: String, message: String },
     #[error("conversation store {path}: {source}")]

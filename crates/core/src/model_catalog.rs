@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::gguf::{read_info, GgufInfo};
 use crate::models::candidate_model_dirs;
 
 pub(crate) const SPEED_FILE: &str = "model-speed.json";
@@ -28,6 +29,9 @@ pub struct InstalledModel {
     pub name: String,
     pub size_bytes: u64,
     pub speed: Option<ModelSpeed>,
+    /// What the file's GGUF header says (quantisation, context length, license); `None` for
+    /// a file whose header cannot be read.
+    pub gguf: Option<GgufInfo>,
 }
 
 /// A model is known by its file name and size: a re-downloaded copy elsewhere is the same.
@@ -80,7 +84,8 @@ pub fn installed_chat_models(data_dir: &Path, extra: &[PathBuf]) -> Vec<Installe
             continue;
         }
         let speed = measured.get(&key(&name, meta.len())).copied();
-        out.push(InstalledModel { path, name, size_bytes: meta.len(), speed });
+        let gguf = read_info(&path).ok();
+        out.push(InstalledModel { path, name, size_bytes: meta.len(), speed, gguf });
     }
     out
 }

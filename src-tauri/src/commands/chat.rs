@@ -5,7 +5,7 @@ use pagewise_core::index::conversations::{ConversationSummary, Turn};
 use pagewise_core::answer::session::ask_in_conversation;
 use pagewise_core::answer::suggest::suggested_questions as suggest;
 use pagewise_core::index::Conversations;
-use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator};
+use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker};
 use tauri::ipc::Channel;
 use tauri::Runtime;
 
@@ -27,12 +27,17 @@ pub fn ask(
         return Err(AppError::invalid("type a question first"));
     }
     let reader = state.library()?.reader().map_err(AppError::not_indexed)?;
-    // Without a model the answer is extractive; the status banner already says why.
-    let generator = state.generator().ok();
+    // Without a local model the answer is extractive and the status banner says why; a
+    // server the user chose that cannot be used is an error, not a quiet fallback.
+    let generator = match state.generator() {
+        Ok(g) => Some(g),
+        Err(problem) if state.uses_endpoint() => return Err(AppError::failed(problem)),
+        Err(_) => None,
+    };
     let cancel = state.begin_answer();
     let asker = Asker {
         engine: &reader,
-        generator: generator.as_deref().map(|g| g as &dyn Generator),
+        generator: generator.as_deref(),
         options: AskOptions { scope, ..AskOptions::default() },
     };
     let conversations = Conversations::open(state.data_dir())?;

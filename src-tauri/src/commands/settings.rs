@@ -11,7 +11,14 @@ use crate::settings::Settings;
 pub fn model_status(ctx: &Ctx<impl Runtime>) -> CmdResult<ModelStatus> {
     let state = &ctx.state;
     let settings = state.settings();
-    let (chat_model, chat_model_problem) = match state.chat_model_path() {
+    let local = if settings.use_endpoint {
+        // The server is checked when asked (a network call), not on every status read.
+        let model = if settings.endpoint_model.trim().is_empty() { "its only model" } else { settings.endpoint_model.trim() };
+        Ok(PathBuf::from(format!("{model} at {}", settings.endpoint_url.trim())))
+    } else {
+        state.chat_model_path()
+    };
+    let (chat_model, chat_model_problem) = match local {
         Ok(path) => (Some(path), None),
         Err(problem) => (
             None,
@@ -31,6 +38,16 @@ pub fn model_status(ctx: &Ctx<impl Runtime>) -> CmdResult<ModelStatus> {
 pub fn installed_models(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<InstalledModel>> {
     let chosen: Vec<PathBuf> = ctx.state.chat_model_path().ok().into_iter().collect();
     Ok(installed_chat_models(ctx.state.data_dir(), &chosen))
+}
+
+/// The models an OpenAI-compatible server at `url` offers, for the picker in Settings (a
+/// network call the user starts).
+pub fn endpoint_models(_ctx: &Ctx<impl Runtime>, url: String) -> CmdResult<Vec<String>> {
+    let url = url.trim();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(AppError::invalid(format!("{url}: the server's address starts with http:// or https://")));
+    }
+    pagewise_core::openai::list_models(&crate::state::endpoint_settings(url, "")).map_err(|e| AppError::failed(e.to_string()))
 }
 
 pub fn get_settings(ctx: &Ctx<impl Runtime>) -> CmdResult<Settings> {
@@ -55,6 +72,12 @@ pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResul
             return Err(AppError::invalid(format!("{asked}: the data location must be a full path")));
         }
         pagewise_core::index::data_dir::check(&dir).map_err(|e| AppError::invalid(e.to_string()))?;
+    }
+    if settings.use_endpoint {
+        let url = settings.endpoint_url.trim();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(AppError::invalid(format!("{url}: the server's address starts with http:// or https://")));
+        }
     }
     if let Some(model) = &settings.chat_model {
         if !model.is_file() {

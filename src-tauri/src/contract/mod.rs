@@ -108,6 +108,7 @@ contract! {
     settings::set_settings(settings: Settings) -> ();
     settings::pick_model_file(kind: ModelKind) -> Option<PathBuf>;
     settings::installed_models() -> Vec<InstalledModel>;
+    settings::endpoint_models(url: String) -> Vec<String>;
     viewer::view_page(doc_id: i64, page: u32, byte_start: Option<usize>, byte_end: Option<usize>) -> PageView;
     viewer::page_image(doc_id: i64, page: u32, width_px: u32) -> Response as PngBytes;
     viewer::open_external(doc_id: i64) -> ();

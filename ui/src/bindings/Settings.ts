@@ -16,4 +16,17 @@ skip_ocr: boolean,
 /**
  * Where the index lives; empty means the platform default.
  */
-data_dir: string, };
+data_dir: string, 
+/**
+ * Generate answers with an OpenAI-compatible server instead of the local chat model
+ * (the one network feature; off by default). The API key comes from PAGEWISE_API_KEY.
+ */
+use_endpoint: boolean, 
+/**
+ * The server's base URL, kept when switched off so switching back is one click.
+ */
+endpoint_url: string, 
+/**
+ * The model to ask the server for; empty takes its only model.
+ */
+endpoint_model: string, };

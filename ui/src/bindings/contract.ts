@@ -39,6 +39,7 @@ export interface Commands {
   set_settings: { args: { settings: Settings }; result: null };
   pick_model_file: { args: { kind: ModelKind }; result: string | null };
   installed_models: { args: Record<string, never>; result: Array<InstalledModel> };
+  endpoint_models: { args: { url: string }; result: Array<string> };
   view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null }; result: PageView };
   page_image: { args: { docId: number; page: number; widthPx: number }; result: ArrayBuffer };
   open_external: { args: { docId: number }; result: null };
@@ -71,6 +72,7 @@ export const COMMANDS: Command[] = [
   "set_settings",
   "pick_model_file",
   "installed_models",
+  "endpoint_models",
   "view_page",
   "page_image",
   "open_external",

@@ -2,7 +2,7 @@
 
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
-import { LOCALE_NAMES, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
+import { LOCALE_NAMES, formatNumber, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
 import { setModelStatus } from "../store";
 import type { InstalledModel, ModelKind, ModelStatus, Settings } from "../types";
 import { confirmDialog, openModal } from "./modal";
@@ -90,6 +90,44 @@ export function openSettings(): void {
   const gpu = h("input", { attrs: { type: "checkbox", id: "set-gpu" } });
   const ocr = h("input", { attrs: { type: "checkbox", id: "set-ocr" } });
   const dataDir = h("input", { attrs: { type: "text", id: "set-data", readonly: true } });
+  // Where answers are written: this computer, or an OpenAI-compatible server.
+  const genLocal = h("input", { testid: "generate-local", attrs: { type: "radio", name: "set-generate", id: "set-generate-local" } });
+  const genServer = h("input", { testid: "generate-server", attrs: { type: "radio", name: "set-generate", id: "set-generate-server" } });
+  const endpointUrl = h("input", {
+    testid: "endpoint-url",
+    attrs: { type: "text", inputmode: "url", id: "set-endpoint-url", placeholder: "http://127.0.0.1:8080/v1", spellcheck: "false" },
+  });
+  const endpointModel = h("select", { testid: "endpoint-model", attrs: { id: "set-endpoint-model" } });
+  const setEndpointModels = (names: string[], chosen: string) => {
+    const all = chosen && !names.includes(chosen) ? [chosen, ...names] : names;
+    replaceChildren(
+      endpointModel,
+      h("option", { attrs: { value: "" }, text: t("settings.endpointOnlyModel") }),
+      all.map((n) => h("option", { attrs: { value: n }, text: n })),
+    );
+    endpointModel.value = chosen;
+  };
+  const findModels = button(t("settings.endpointFind"), async () => {
+    try {
+      const names = await withBusy(findModels, () => api.endpointModels(endpointUrl.value.trim()));
+      setEndpointModels(names, endpointModel.value || names[0] || "");
+      toast(tn("settings.endpointFound", names.length), "success");
+    } catch (e) {
+      toastError(e, t("settings.endpointUnreachable"));
+    }
+  }, { class: "btn small", testid: "endpoint-find" });
+  const endpointFields = h(
+    "div",
+    { class: "endpoint-fields", testid: "endpoint-fields" },
+    field(t("settings.endpointUrl"), "set-endpoint-url", h("div", { class: "path-row" }, endpointUrl, findModels)),
+    field(t("settings.endpointModel"), "set-endpoint-model", endpointModel),
+    h("div", { class: "field-note network-note", testid: "endpoint-network-note" }, icon("alert", 14), h("span", { text: t("settings.endpointNetwork") })),
+  );
+  const showGeneration = () => {
+    endpointFields.hidden = !genServer.checked;
+  };
+  genLocal.addEventListener("change", showGeneration);
+  genServer.addEventListener("change", showGeneration);
 
   const pick = (kind: ModelKind, input: HTMLInputElement) => {
     const b = button(t("settings.choose"), async () => {
@@ -157,7 +195,15 @@ export function openSettings(): void {
             h("span", { class: "model-name", text: m.name }),
             h("span", {
               class: "model-size",
-              text: `${t("settings.modelSize", { mb: (m.size_bytes / 1e6).toFixed(0) })}${current ? ` · ${t("settings.inUse")}` : ""}`,
+              text: [
+                t("settings.modelSize", { mb: (m.size_bytes / 1e6).toFixed(0) }),
+                m.gguf?.quantisation ?? null,
+                m.gguf?.context_length ? t("settings.contextLength", { tokens: formatNumber(m.gguf.context_length) }) : null,
+                m.gguf?.license ? t("settings.license", { license: m.gguf.license }) : null,
+                current ? t("settings.inUse") : null,
+              ]
+                .filter((part) => part !== null)
+                .join(" · "),
             }),
           ),
           h("div", { class: "model-speed", text: speed }),
@@ -175,6 +221,11 @@ export function openSettings(): void {
     gpu.disabled = !m.gpu_supported;
     ocr.checked = !s.skip_ocr;
     dataDir.value = s.data_dir;
+    genServer.checked = s.use_endpoint;
+    genLocal.checked = !s.use_endpoint;
+    endpointUrl.value = s.endpoint_url;
+    setEndpointModels([], s.endpoint_model);
+    showGeneration();
 
     const chatNote = m.chat_model_problem
       ? h("span", { class: "warn" }, icon("alert", 14), ` ${m.chat_model_problem}`)
@@ -184,6 +235,18 @@ export function openSettings(): void {
 
     replaceChildren(
       form,
+      h(
+        "fieldset",
+        null,
+        h("legend", { text: t("settings.generation") }),
+        h(
+          "div",
+          { class: "field radio-field" },
+          h("label", { attrs: { for: "set-generate-local" } }, genLocal, ` ${t("settings.generateLocal")}`),
+          h("label", { attrs: { for: "set-generate-server" } }, genServer, ` ${t("settings.generateServer")}`),
+        ),
+        endpointFields,
+      ),
       h(
         "fieldset",
         null,
@@ -237,6 +300,9 @@ export function openSettings(): void {
       embed_model: embedInput.value.trim() || null,
       gpu_offload: gpu.checked,
       skip_ocr: !ocr.checked,
+      use_endpoint: genServer.checked,
+      endpoint_url: endpointUrl.value.trim(),
+      endpoint_model: endpointModel.value,
     };
     try {
       await withBusy(saveBtn, () => api.setSettings(next));

@@ -1,0 +1,121 @@
+//! Settings switch answers to an OpenAI-compatible server and back, through Tauri's real IPC:
+//! llama.cpp's llama-server on loopback, the real library and the same small GGUF locally.
+
+#[path = "../../crates/cli/tests/llama_server.rs"]
+mod llama_server;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use llama_server::Server;
+use pagewise_app::state::{AppState, StartOptions};
+use pagewise_app::with_commands;
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
+use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::WebviewWindowBuilder;
+
+const SMALL_MODEL: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(webview, request).map(|r| match r {
+        InvokeResponseBody::Json(text) => serde_json::from_str(&text).unwrap(),
+        InvokeResponseBody::Raw(_) => panic!("{cmd} returned bytes"),
+    })
+}
+
+fn call<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Value {
+    invoke(webview, cmd, body).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
+}
+
+fn ask<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W) -> Result<Value, Value> {
+    let question = "What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?";
+    invoke(webview, "ask", json!({ "question": question, "conversationId": null, "scope": [], "onEvent": "__CHANNEL__:7" }))
+}
+
+#[test]
+fn settings_switch_answers_to_a_server_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/sample");
+    std::env::set_var("PAGEWISE_MODELS_DIR", models_dir());
+    let state = AppState::start(
+        StartOptions {
+            config_dir: dir.path().join("config"),
+            data_dir: Some(dir.path().join("data")),
+            add: Vec::new(),
+            sample_dir: Some(sample),
+            worker_program: Some(PathBuf::from(env!("CARGO_BIN_EXE_pagewise-app"))),
+        },
+        Box::new(|_| {}),
+    );
+    let app = with_commands(mock_builder().plugin(tauri_plugin_dialog::init()).plugin(tauri_plugin_opener::init()))
+        .manage(state)
+        .build(tauri::generate_context!())
+        .unwrap();
+    let webview = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while call(&webview, "library_status", json!({}))["documents"] != 3 || call(&webview, "library_status", json!({}))["busy"] == true {
+        assert!(Instant::now() < deadline, "the sample was not indexed");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let local_model = models_dir().join("llm").join(SMALL_MODEL);
+    let settings = |use_endpoint: bool, url: &str| {
+        let mut s = call(&webview, "get_settings", json!({}));
+        s["chat_model"] = json!(local_model);
+        s["use_endpoint"] = json!(use_endpoint);
+        s["endpoint_url"] = json!(url);
+        s["endpoint_model"] = json!("");
+        s
+    };
+
+    // Local first.
+    call(&webview, "set_settings", json!({ "settings": settings(false, "") }));
+    let local = ask(&webview).unwrap();
+    assert_eq!(local["model"], SMALL_MODEL, "{local:#}");
+
+    // The server: its models are listed for the picker, then answers come from it.
+    let server = Server::start(&models_dir(), SMALL_MODEL, "small-on-server", &[]);
+    assert_eq!(call(&webview, "endpoint_models", json!({ "url": server.url })), json!(["small-on-server"]));
+    call(&webview, "set_settings", json!({ "settings": settings(true, &server.url) }));
+    let status = call(&webview, "model_status", json!({}));
+    assert_eq!(status["chat_model"].as_str().unwrap(), format!("its only model at {}", server.url), "{status}");
+    let remote = ask(&webview).unwrap();
+    assert_eq!(remote["model"].as_str().unwrap(), format!("small-on-server at {}", server.url), "{remote:#}");
+    assert!(!remote["raw_model_output"].as_str().unwrap_or("").trim().is_empty(), "the server wrote the answer: {remote:#}");
+    assert_eq!(remote["abstained"], false, "{remote:#}");
+    assert!(!remote["citations"].as_array().unwrap().is_empty(), "answers through the server are cited: {remote:#}");
+
+    // A server that stopped: the answer says so.
+    drop(server);
+    // The answer falls back to cited source sentences and names the problem.
+    match ask(&webview) {
+        Err(e) => assert!(e.to_string().contains("cannot reach"), "{e}"),
+        Ok(a) => assert!(a["note"].as_str().unwrap_or("").contains("cannot reach"), "{a:#}"),
+    }
+
+    // Back to this computer: the URL is kept for next time, answers are local again.
+    call(&webview, "set_settings", json!({ "settings": settings(false, "http://127.0.0.1:9/v1") }));
+    let back = ask(&webview).unwrap();
+    assert_eq!(back["model"], SMALL_MODEL, "{back:#}");
+    assert_eq!(call(&webview, "get_settings", json!({}))["endpoint_url"], "http://127.0.0.1:9/v1");
+
+    // Addresses that are not http(s) are refused.
+    let refused = invoke(&webview, "set_settings", json!({ "settings": settings(true, "file:///etc/passwd") })).err().unwrap();
+    assert_eq!(refused["kind"], "invalid_input", "{refused}");
+    let refused = invoke(&webview, "endpoint_models", json!({ "url": "ftp://x" })).err().unwrap();
+    assert_eq!(refused["kind"], "invalid_input", "{refused}");
+}
