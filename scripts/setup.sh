@@ -13,6 +13,10 @@ command -v clang >/dev/null 2>&1 || missing+=(clang)
 ls /usr/lib/llvm-*/lib/libclang.so* /usr/lib/x86_64-linux-gnu/libclang*.so* >/dev/null 2>&1 || missing+=(libclang-dev)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+# OpenBLAS: the embedding model's matrix products on the CPU.
+if [ "$(uname)" = Linux ]; then
+  dpkg -s libopenblas-dev >/dev/null 2>&1 || missing+=(libopenblas-dev)
+fi
 # The desktop app (Tauri v2 on WebKitGTK), its web UI (Node.js) and its end-to-end tests
 # (WebKitWebDriver under Xvfb, xdotool and a GTK drag source for a real drag and drop).
 if [ "$(uname)" = Linux ]; then

@@ -106,9 +106,20 @@ pub fn embed_bench(ctx: &Context_, args: EmbedBenchArgs) -> Result<i32> {
             "texts": texts.len(), "tokens": tokens, "seconds": secs,
             "tokens_per_s": tokens as f64 / secs, "dimensions": embedder.dimensions(),
             "first_vector_head": vectors.first().map(|v| v.iter().take(4).copied().collect::<Vec<f32>>()),
+            "backend": embedder.backend().name(), "candle_reason": embedder.candle_reason(),
+            "threads": rayon_threads(),
         })
     );
     Ok(0)
+}
+
+/// The threads the embedder's work is shared over (`RAYON_NUM_THREADS`, else one per CPU).
+fn rayon_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
 
 #[derive(clap::Args)]

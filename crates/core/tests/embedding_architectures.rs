@@ -10,7 +10,7 @@ use std::path::Path;
 use candle_core::{DType, Device};
 use candle_nn::{VarBuilder, VarMap};
 use candle_transformers::models::xlm_roberta;
-use pagewise_core::embed::{Architecture, Embedder, SentenceEmbedder, TextRole};
+use pagewise_core::embed::{Architecture, Backend, Embedder, SentenceEmbedder, TextRole};
 use pagewise_core::lang::Lang;
 use tokenizers::models::unigram::Unigram;
 use tokenizers::pre_tokenizers::metaspace::{Metaspace, PrependScheme};
@@ -139,4 +139,20 @@ fn a_config_of_another_architecture_is_refused_with_its_name() {
     std::fs::write(dir.path().join("config.json"), serde_json::to_vec(&config).unwrap()).unwrap();
     let err = SentenceEmbedder::load(dir.path()).err().expect("a GPT-2 config loaded as an embedder").to_string();
     assert!(err.contains("gpt2"), "{err}");
+}
+
+#[test]
+fn the_blas_encoder_gives_candles_vectors_for_xlm_roberta() {
+    for prefix in ["", "roberta"] {
+        let dir = tempfile::tempdir().unwrap();
+        write_model(dir.path(), prefix, 40);
+        let blas = SentenceEmbedder::load_with(dir.path(), Some(Backend::Blas)).unwrap();
+        let candle = SentenceEmbedder::load_with(dir.path(), Some(Backend::Candle)).unwrap();
+        let texts: Vec<String> = ["the heat pump was replaced in march", "logs are kept days", "一丁七万", ""].iter().map(|s| s.to_string()).collect();
+        let a = blas.embed(&texts, TextRole::Passage).unwrap();
+        let b = candle.embed(&texts, TextRole::Passage).unwrap();
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert!(cosine(x, y) > 0.9999, "prefix {prefix:?}, text {i}: cosine {}", cosine(x, y));
+        }
+    }
 }

@@ -1,14 +1,21 @@
-//! Text → vectors. `SentenceEmbedder` runs a BERT or XLM-RoBERTa safetensors model with
-//! candle; the trait lets the logic around embedding be tested without a model.
+//! Text → vectors. `SentenceEmbedder` runs a BERT or XLM-RoBERTa safetensors model: on the
+//! CPU through the platform's BLAS (`bert_cpu.rs`), on GPUs with candle; the trait lets the
+//! logic around embedding be tested without a model.
 
+#[cfg(feature = "blas")]
+mod bert_cpu;
+#[cfg(feature = "blas")]
+mod blas;
 mod config;
 mod coverage;
 mod encoder;
+#[cfg(feature = "blas")]
+mod kernels;
 mod sentence;
 
 pub use config::{Pooling, SentenceConfig};
 pub use coverage::ScriptCoverage;
-pub use encoder::Architecture;
+pub use encoder::{Architecture, Backend};
 pub use sentence::SentenceEmbedder;
 
 use crate::error::Result;

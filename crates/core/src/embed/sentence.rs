@@ -3,13 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use candle_core::Device;
+use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 use super::config::{Pooling, SentenceConfig};
 use super::coverage::ScriptCoverage;
-use super::encoder::{Architecture, Encoder};
+use super::encoder::{Architecture, Backend, Encoder};
 use super::{l2_normalise, Embedder, TextRole};
 use crate::chunk::TokenCounter;
 use crate::error::{Error, Result};
@@ -24,11 +23,12 @@ pub struct SentenceEmbedder {
     model: Encoder,
     architecture: Architecture,
     coverage: ScriptCoverage,
+    /// Truncates at the model's sequence limit; padding is added per batch.
     tokenizer: Tokenizer,
     /// Without truncation or padding: counts must see the whole text.
     counting_tokenizer: Tokenizer,
     config: SentenceConfig,
-    device: Device,
+    pad_token_id: u32,
     dimensions: usize,
     model_id: String,
     /// Queries embedded so far: each costs a forward pass on the question path.
@@ -60,30 +60,25 @@ impl SentenceEmbedder {
     }
 
     pub fn load(dir: &Path) -> Result<SentenceEmbedder> {
+        SentenceEmbedder::load_with(dir, None)
+    }
+
+    /// Loads with a chosen backend (`None`: the best this build and device have).
+    pub fn load_with(dir: &Path, backend: Option<Backend>) -> Result<SentenceEmbedder> {
         let config_bytes = std::fs::read(dir.join("config.json")).map_err(|e| Error::io(dir.join("config.json"), e))?;
         let device = pick_device();
         let weights = dir.join("model.safetensors");
-        // SAFETY: the weights file is memory-mapped read-only; Pagewise never writes to it.
-        let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[&weights], DType::F32, &device) }
-            .map_err(|e| embed_err(dir, format!("model.safetensors: {e}")))?;
-        let loaded = Encoder::load(dir, &config_bytes, vb)?;
+        let loaded = Encoder::load(dir, &config_bytes, &device, backend)?;
         let sentence = SentenceConfig::read(dir, loaded.max_tokens);
         let mut tokenizer =
             Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| embed_err(dir, format!("tokenizer.json: {e}")))?;
-        let mut counting_tokenizer = tokenizer.clone();
-        counting_tokenizer.with_padding(None);
-        counting_tokenizer.with_truncation(None).map_err(|e| embed_err(dir, format!("truncation: {e}")))?;
         // Shipped tokenizers often pad every input to a fixed length, which wastes most of
-        // the compute on padding; pad to the longest text in the batch instead.
-        // The pad token is the model's own (XLM-RoBERTa pads with 1, and its position ids
+        // the compute on padding; batches are padded to their longest text here instead,
+        // with the model's own pad token (XLM-RoBERTa pads with 1, and its position ids
         // count from the pad index), whatever the shipped padding settings say.
-        let pad_token = tokenizer.id_to_token(loaded.pad_token_id).unwrap_or_else(|| "[PAD]".into());
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            pad_id: loaded.pad_token_id,
-            pad_token,
-            ..Default::default()
-        }));
+        tokenizer.with_padding(None);
+        let mut counting_tokenizer = tokenizer.clone();
+        counting_tokenizer.with_truncation(None).map_err(|e| embed_err(dir, format!("truncation: {e}")))?;
         tokenizer
             .with_truncation(Some(TruncationParams { max_length: sentence.max_seq_length, ..Default::default() }))
             .map_err(|e| embed_err(dir, format!("truncation: {e}")))?;
@@ -98,11 +93,22 @@ impl SentenceEmbedder {
             tokenizer,
             counting_tokenizer,
             config: sentence,
-            device,
+            pad_token_id: loaded.pad_token_id,
             dimensions,
             model_id,
             queries_embedded: std::sync::atomic::AtomicU64::new(0),
         })
+    }
+
+    /// Which implementation runs the model here.
+    pub fn backend(&self) -> Backend {
+        self.model.backend()
+    }
+
+    /// Why candle runs on the CPU although the build has BLAS (a model the BLAS encoder
+    /// does not run), if it does.
+    pub fn candle_reason(&self) -> Option<&str> {
+        self.model.candle_reason()
     }
 
     pub fn sentence_config(&self) -> &SentenceConfig {
@@ -117,36 +123,42 @@ impl SentenceEmbedder {
         self.coverage
     }
 
-    fn forward(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
-        let err = |e: &dyn std::fmt::Display| embed_err(&self.dir, e);
-        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| err(&e))?;
-        let ids: Vec<Tensor> = encodings
-            .iter()
-            .map(|e| Tensor::new(e.get_ids(), &self.device))
-            .collect::<candle_core::Result<_>>()
-            .map_err(|e| err(&e))?;
-        let masks: Vec<Tensor> = encodings
-            .iter()
-            .map(|e| Tensor::new(e.get_attention_mask(), &self.device))
-            .collect::<candle_core::Result<_>>()
-            .map_err(|e| err(&e))?;
-        let input_ids = Tensor::stack(&ids, 0).map_err(|e| err(&e))?;
-        let mask = Tensor::stack(&masks, 0).map_err(|e| err(&e))?;
-        let hidden = self.model.forward(&input_ids, &mask).map_err(|e| err(&e))?;
-        let pooled = match self.config.pooling {
-            Pooling::Cls => hidden.narrow(1, 0, 1).and_then(|t| t.squeeze(1)),
-            Pooling::Mean => mask.to_dtype(DType::F32).and_then(|m| {
-                let m = m.unsqueeze(2)?;
-                let summed = hidden.broadcast_mul(&m)?.sum(1)?;
-                let counts = m.sum(1)?.clamp(1e-9, f64::MAX)?;
-                summed.broadcast_div(&counts)
-            }),
+    /// Pooled, unit-length vectors of one batch of tokenised texts.
+    fn forward(&self, batch: &[&Encoding]) -> Result<Vec<Vec<f32>>> {
+        let lengths: Vec<usize> = batch.iter().map(|e| e.get_ids().len()).collect();
+        let width = lengths.iter().copied().max().unwrap_or(0).max(1);
+        let mut ids = vec![self.pad_token_id; batch.len() * width];
+        for (row, e) in ids.chunks_exact_mut(width).zip(batch) {
+            row[..e.get_ids().len()].copy_from_slice(e.get_ids());
         }
-        .map_err(|e| err(&e))?;
-        let mut rows: Vec<Vec<f32>> = pooled.to_vec2().map_err(|e| err(&e))?;
-        rows.iter_mut().for_each(|r| l2_normalise(r));
-        Ok(rows)
+        let hidden = self.model.forward(&ids, &lengths, width).map_err(|e| embed_err(&self.dir, e))?;
+        Ok(pool(&hidden, &lengths, width, self.dimensions, self.config.pooling))
     }
+}
+
+/// Mean of each text's real tokens, or its first ([CLS]) token; then unit length.
+fn pool(hidden: &[f32], lengths: &[usize], width: usize, dims: usize, pooling: Pooling) -> Vec<Vec<f32>> {
+    lengths
+        .iter()
+        .enumerate()
+        .map(|(b, &len)| {
+            let text = &hidden[b * width * dims..(b + 1) * width * dims];
+            let mut v = match pooling {
+                Pooling::Cls => text[..dims].to_vec(),
+                Pooling::Mean => {
+                    let mut sum = vec![0.0f32; dims];
+                    for token in text.chunks_exact(dims).take(len) {
+                        sum.iter_mut().zip(token).for_each(|(s, x)| *s += x);
+                    }
+                    let n = len.max(1) as f32;
+                    sum.iter_mut().for_each(|s| *s /= n);
+                    sum
+                }
+            };
+            l2_normalise(&mut v);
+            v
+        })
+        .collect()
 }
 
 /// A cheap but specific identity: config, size and head of the weights, and settings.
@@ -187,17 +199,18 @@ impl Embedder for SentenceEmbedder {
             TextRole::Passage => &self.config.passage_prefix,
         };
         let prefixed: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        // Token lengths decide the batches: similar lengths together means little padding.
-        let lengths: Vec<usize> = prefixed.iter().map(|t| self.count(t).min(self.config.max_seq_length)).collect();
-        let mut order: Vec<usize> = (0..prefixed.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(lengths[i]));
-        let mut out: Vec<Vec<f32>> = vec![Vec::new(); prefixed.len()];
+        // Each text is tokenised once; its length sorts it into a batch of similar lengths,
+        // so batches carry little padding.
+        let encodings = self.tokenizer.encode_batch(prefixed, true).map_err(|e| embed_err(&self.dir, e))?;
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); encodings.len()];
         let mut start = 0;
         while start < order.len() {
-            let longest = lengths[order[start]].max(1) + 2;
+            let longest = encodings[order[start]].get_ids().len().max(1);
             let fit = (BATCH_TOKENS / longest).clamp(1, BATCH_TEXTS);
             let end = (start + fit).min(order.len());
-            let batch: Vec<String> = order[start..end].iter().map(|&i| prefixed[i].clone()).collect();
+            let batch: Vec<&Encoding> = order[start..end].iter().map(|&i| &encodings[i]).collect();
             let vectors = self.forward(&batch)?;
             for (&i, v) in order[start..end].iter().zip(vectors) {
                 out[i] = v;
