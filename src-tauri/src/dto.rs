@@ -42,3 +42,14 @@ pub enum ModelKind {
     Chat,
     Embedder,
 }
+
+/// How far a model download is, sent about once a megabyte.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct DownloadEvent {
+    pub done_bytes: u64,
+    /// `None` when the server does not say how large the file is.
+    pub total_bytes: Option<u64>,
+    /// What an earlier, interrupted download had already fetched.
+    pub resumed_from_bytes: u64,
+    pub bytes_per_s: f64,
+}

@@ -60,6 +60,8 @@ struct Inner {
     answering: Mutex<Option<Arc<AtomicBool>>>,
     /// The worker process that renders PDF pages for the viewer (started on first use).
     viewer: Mutex<Option<IsolatedWorker>>,
+    /// The model download in progress, if any.
+    download: crate::commands::models::DownloadSlot,
 }
 
 #[derive(Clone)]
@@ -90,6 +92,7 @@ impl AppState {
                 generator: Mutex::new(GeneratorSlot::NotLoaded),
                 answering: Mutex::new(None),
                 viewer: Mutex::new(None),
+                download: Default::default(),
             }),
         };
         let starting = state.clone();
@@ -216,6 +219,19 @@ impl AppState {
             old.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         flag
+    }
+
+    /// The cancel flag of a new download, or `None` while another one runs.
+    pub fn begin_download(&self) -> Option<Arc<AtomicBool>> {
+        self.inner.download.begin()
+    }
+
+    pub fn cancel_download(&self) {
+        self.inner.download.cancel();
+    }
+
+    pub fn end_download(&self) {
+        self.inner.download.end();
     }
 
     pub fn stop_answer(&self) {

@@ -11,7 +11,7 @@ import { listen as tauriListen } from "@tauri-apps/api/event";
 import type { Command, Commands, EventName, Events } from "./bindings/contract";
 import { toCommandError } from "./errors";
 import { t } from "./i18n";
-import type { Answer, AppError, AskStreamEvent, ExportFormat, LibraryStatus, ModelKind, Settings, Timings, Turn } from "./types";
+import type { Answer, AppError, AskStreamEvent, DownloadEvent, ExportFormat, LibraryStatus, ModelKind, Settings, Timings, Turn } from "./types";
 
 export { CommandError, errorKind, errorText, isStopped, toCommandError } from "./errors";
 
@@ -150,6 +150,13 @@ export const pickModelFile = (kind: ModelKind) =>
   call("pick_model_file", { kind });
 export const installedModels = () => call("installed_models");
 export const endpointModels = (url: string) => call("endpoint_models", { url });
+export const installedEmbeddingModels = () => call("installed_embedding_models");
+/** Opens the native file dialog and copies the chosen GGUF into the data dir; null when cancelled. */
+export const importModel = () => call("import_model");
+/** Downloads a GGUF by URL; rejects with kind "stopped" when cancelled (the part is kept for a resume). */
+export const downloadModel = (url: string, sha256: string | null, fileName: string | null, onProgress: (p: DownloadEvent) => void) =>
+  call("download_model", { url, sha256, fileName, onProgress: new Channel<DownloadEvent>(onProgress) });
+export const cancelDownload = () => call("cancel_download");
 
 // ---------------------------------------------------------------- viewer
 

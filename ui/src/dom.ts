@@ -139,6 +139,7 @@ const ICONS = {
   ],
   copy: ["M9 9h11v11H9z", "M5 15H4V4h11v1"],
   download: ["M12 4v12", "M7 11l5 5 5-5", "M5 20h14"],
+  layers: ["M12 3l9 5-9 5-9-5z", "M3 13l9 5 9-5", "M3 17l9 5 9-5"],
   flag: ["M5 21V4", "M5 4h11l-2 4 2 4H5"],
   chevronLeft: ["M15 6l-6 6 6 6"],
   chevronRight: ["M9 6l6 6-6 6"],

@@ -10,6 +10,7 @@ import { createChat } from "./components/chat";
 import { createConversationsPanel } from "./components/conversations";
 import { createLibraryPanel, refreshLibrary } from "./components/library";
 import { closeTopLayer, hasLayers } from "./components/modal";
+import { openModels } from "./components/models";
 import { openSettings, reopenSettingsAfterReload } from "./components/settings";
 import { createSourcesPanel } from "./components/sources";
 import { toast, toastError } from "./components/toast";
@@ -67,6 +68,12 @@ function build(mock: boolean): void {
     title: t("common.settings"),
   });
   settingsBtn.append(icon("gear", 16), t("common.settings"));
+  const modelsBtn = button("", () => openModels(), {
+    class: "btn ghost settings-button",
+    testid: "models-button",
+    title: t("models.title"),
+  });
+  modelsBtn.append(icon("layers", 16), t("models.open"));
 
   const sidebar = h(
     "nav",
@@ -78,7 +85,7 @@ function build(mock: boolean): void {
       createLibraryPanel(),
       createConversationsPanel({ open: chat.openConversation, newChat: chat.newChat }),
     ),
-    h("div", { class: "sidebar-foot" }, settingsBtn),
+    h("div", { class: "sidebar-foot" }, modelsBtn, settingsBtn),
   );
 
   app.append(h("div", { class: "layout" }, sidebar, chat.el, sources.el));
@@ -175,6 +182,7 @@ async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
     const chips = document.querySelectorAll<HTMLElement>('[data-testid="citation-chip"]');
     chips[chips.length - 1]?.click();
   } else if (open === "settings") openSettings();
+  else if (open === "models") openModels();
   else if (open === "scope") click('[data-testid="scope-button"]');
   else if (open === "failed") click('[data-testid="folder-failed-count"]');
   else if (open === "tooltip") {

@@ -47,6 +47,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
   let nextConversationId = 3;
   let nextFeedbackId = 1;
   let stopRequested = false;
+  let downloadCancelled = false;
   let settings: Settings = {
     chat_model: flags.has("nomodel") ? null : `${MODEL_DIR}/qwen2.5-3b-instruct-q4_k_m.gguf`,
     embed_model: `${MODEL_DIR}/bge-small-en-v1.5`,
@@ -219,6 +220,36 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
         },
       },
     ],
+    installed_embedding_models: () => [
+      {
+        path: `${MODEL_DIR}/bge-small-en-v1.5`,
+        name: "bge-small-en-v1.5",
+        size_bytes: 133_000_000,
+        architecture: "bert",
+        dimensions: 384,
+        max_tokens: 512,
+        reads_chinese: false,
+        in_use: true,
+        speed: { tokens_per_s: 5210, runs: 3, tokens: 1_200_000 },
+      },
+    ],
+    import_model: () => null,
+    download_model: async ({ url, fileName, onProgress }) => {
+      if (!/^https?:\/\//.test(url.trim())) throw appError("invalid_input", `${url}: a download address starts with http:// or https://`);
+      downloadCancelled = false;
+      const total = 98_400_000;
+      for (let done = 0; done <= total; done += 9_840_000) {
+        if (downloadCancelled) throw appError("stopped", "the download was cancelled; start it again to resume where it stopped");
+        onProgress.onmessage({ done_bytes: done, total_bytes: total, resumed_from_bytes: 0, bytes_per_s: 40_000_000 });
+        await sleep(flags.has("slow") ? 400 : 30);
+      }
+      const name = fileName ?? url.split("/").pop() ?? "model.gguf";
+      return { path: `${MODEL_DIR}/llm/${name}`, name, size_bytes: total, speed: null, gguf: null };
+    },
+    cancel_download: () => {
+      downloadCancelled = true;
+      return null;
+    },
     endpoint_models: ({ url }) => {
       if (!/^https?:\/\//.test(url.trim())) throw appError("invalid_input", `${url}: the server's address starts with http:// or https://`);
       return ["qwen2.5-7b-instruct", "llama-3.1-8b-instruct"];

@@ -5,89 +5,13 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
 mod common;
+mod file_server;
 
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::{Arc, Mutex};
 
 use common::*;
-
-#[derive(Clone, Copy)]
-struct Behaviour {
-    /// Close the first response after this many body bytes.
-    cut_first_after: Option<u64>,
-    honour_ranges: bool,
-}
-
-struct FileServer {
-    url: String,
-    /// The Range header of every request, in order ("" when none).
-    ranges: Arc<Mutex<Vec<String>>>,
-}
-
-impl FileServer {
-    fn serve(file: PathBuf, name: &str, behaviour: Behaviour) -> FileServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/models/{name}", listener.local_addr().unwrap());
-        let ranges = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&ranges);
-        std::thread::spawn(move || {
-            for (n, stream) in listener.incoming().enumerate() {
-                let Ok(stream) = stream else { continue };
-                let cut = if n == 0 { behaviour.cut_first_after } else { None };
-                let _ = answer(stream, &file, behaviour.honour_ranges, cut, &seen);
-            }
-        });
-        FileServer { url, ranges }
-    }
-}
-
-fn answer(stream: TcpStream, file: &Path, honour_ranges: bool, cut: Option<u64>, seen: &Mutex<Vec<String>>) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut range = String::new();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Range:").or_else(|| line.strip_prefix("range:")) {
-            range = v.trim().to_string();
-        }
-    }
-    seen.lock().unwrap().push(range.clone());
-    let size = std::fs::metadata(file)?.len();
-    let start = range.strip_prefix("bytes=").and_then(|r| r.trim_end_matches('-').parse::<u64>().ok()).filter(|_| honour_ranges);
-    let mut out = stream;
-    let head = match start {
-        Some(s) if s >= size => format!("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{size}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
-        Some(s) => format!("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes {s}-{}/{size}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", size - 1, size - s),
-        None => format!("HTTP/1.1 200 OK\r\nContent-Length: {size}\r\nAccept-Ranges: {}\r\nConnection: close\r\n\r\n", if honour_ranges { "bytes" } else { "none" }),
-    };
-    out.write_all(head.as_bytes())?;
-    let from = start.filter(|s| *s < size).unwrap_or(0);
-    if start.is_some_and(|s| s >= size) {
-        return Ok(());
-    }
-    let mut body = std::fs::File::open(file)?;
-    body.seek(SeekFrom::Start(from))?;
-    let mut left = cut.unwrap_or(u64::MAX);
-    let mut buffer = vec![0u8; 64 * 1024];
-    loop {
-        let n = body.read(&mut buffer)?;
-        if n == 0 {
-            break;
-        }
-        let n = n.min(left as usize);
-        out.write_all(&buffer[..n])?;
-        left -= n as u64;
-        if left == 0 {
-            break; // dropping the stream cuts the transfer short
-        }
-    }
-    Ok(())
-}
+use file_server::{Behaviour, FileServer};
 
 fn model_file() -> PathBuf {
     repo_root().join("models/llm/SmolLM2-135M-Instruct.Q4_1.gguf")
@@ -112,7 +36,7 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     let source = model_file();
     let size = std::fs::metadata(&source).unwrap().len();
     let cut = 30 << 20;
-    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(cut), honour_ranges: true });
+    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(cut), honour_ranges: true, slow: false });
     let digest = sha256(&source);
     let first = download(data.path(), &[&server.url, "--sha256", &digest]);
     assert!(!first.status.success());
@@ -148,7 +72,7 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
 fn a_server_without_ranges_makes_the_download_start_over() {
     let data = tempfile::tempdir().unwrap();
     let source = model_file();
-    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(10 << 20), honour_ranges: false });
+    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(10 << 20), honour_ranges: false, slow: false });
     assert!(!download(data.path(), &[&server.url]).status.success());
     let second = download(data.path(), &[&server.url]);
     assert!(second.status.success(), "{}", text(&second.stderr));
@@ -158,7 +82,7 @@ fn a_server_without_ranges_makes_the_download_start_over() {
 #[test]
 fn a_wrong_checksum_or_a_file_that_is_no_model_is_deleted() {
     let data = tempfile::tempdir().unwrap();
-    let server = FileServer::serve(model_file(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true });
+    let server = FileServer::serve(model_file(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: false });
     let bad = download(data.path(), &[&server.url, "--sha256", &"0".repeat(64)]);
     let err = text(&bad.stderr);
     assert!(!bad.status.success() && err.contains("checksum mismatch") && err.contains("deleted"), "{err}");
@@ -168,7 +92,7 @@ fn a_wrong_checksum_or_a_file_that_is_no_model_is_deleted() {
     let page = tempfile::tempdir().unwrap();
     let html = page.path().join("login.html");
     std::fs::write(&html, "<html><body>Sign in to download</body></html>").unwrap();
-    let server = FileServer::serve(html, "model.gguf", Behaviour { cut_first_after: None, honour_ranges: true });
+    let server = FileServer::serve(html, "model.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: false });
     let refused = download(data.path(), &[&server.url]);
     let err = text(&refused.stderr);
     assert!(!refused.status.success() && err.contains("not a usable model") && err.contains("not a GGUF"), "{err}");
@@ -186,7 +110,7 @@ fn a_wrong_checksum_or_a_file_that_is_no_model_is_deleted() {
 fn a_disk_without_room_is_refused_before_anything_downloads() {
     // The data dir sits on a 64 MB tmpfs (in a user and mount namespace: no privileges, no
     // mount left behind); the model is 98 MB.
-    let server = FileServer::serve(model_file(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true });
+    let server = FileServer::serve(model_file(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: false });
     let mount = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let script = r#"

@@ -18,6 +18,7 @@
 pub mod answer;
 pub mod chunk;
 pub mod embed;
+pub mod embedder_catalog;
 pub mod engine;
 mod error;
 pub mod eval;

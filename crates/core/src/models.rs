@@ -19,7 +19,8 @@ pub struct ModelPaths {
 }
 
 /// The places searched for models, in order: `$PAGEWISE_MODELS_DIR`, the source tree's
-/// `models/`, then the app data dir's `models/`.
+/// `models/`, the app data dir's `models/` (what the user installed), then the models an
+/// installed package carries beside the program.
 pub fn candidate_model_dirs(data_dir: Option<&Path>) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Some(dir) = std::env::var_os("PAGEWISE_MODELS_DIR") {
@@ -30,7 +31,30 @@ pub fn candidate_model_dirs(data_dir: Option<&Path>) -> Vec<PathBuf> {
     if let Some(data) = data_dir {
         dirs.push(data.join("models"));
     }
+    if let Some(bundled) = std::env::current_exe().ok().and_then(|exe| bundled_models_dir(&exe)) {
+        dirs.push(bundled);
+    }
     dirs
+}
+
+/// The product's folder name in packages (Tauri's `productName`).
+const PRODUCT_NAME: &str = "Pagewise";
+
+/// Where a package puts its models relative to the program `exe`, if that folder exists:
+/// `/usr/lib/Pagewise/models` for `/usr/bin/pagewise-app` (.deb, .rpm; also inside a folder
+/// the package was unpacked into), `Pagewise.app/Contents/Resources/models` on macOS, and
+/// `models\` beside the program on Windows — the places Tauri bundles resources to.
+pub fn bundled_models_dir(exe: &Path) -> Option<PathBuf> {
+    let exe = exe.canonicalize().unwrap_or_else(|_| exe.to_path_buf());
+    let bin = exe.parent()?;
+    let dir = if cfg!(target_os = "macos") {
+        bin.join("../Resources/models")
+    } else if cfg!(target_os = "windows") {
+        bin.join("models")
+    } else {
+        bin.join("../lib").join(PRODUCT_NAME).join("models")
+    };
+    dir.canonicalize().ok().filter(|d| d.is_dir())
 }
 
 fn pdfium_file_name() -> &'static str {
@@ -95,7 +119,7 @@ pub fn locate(data_dir: Option<&Path>, embedder_override: Option<&Path>) -> Resu
     }
 }
 
-fn has_embedder_files(dir: &Path) -> bool {
+pub(crate) fn has_embedder_files(dir: &Path) -> bool {
     EMBEDDER_FILES.iter().all(|f| dir.join(f).is_file())
 }
 
@@ -105,7 +129,9 @@ fn has_embedder_files(dir: &Path) -> bool {
 pub const DEFAULT_CHAT_MODEL: &str = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf";
 
 /// Finds the GGUF chat model: `explicit` (a flag) or `$PAGEWISE_CHAT_MODEL` when given,
-/// otherwise `llm/` + [`DEFAULT_CHAT_MODEL`] in the model folders.
+/// otherwise `llm/` + [`DEFAULT_CHAT_MODEL`] in the model folders, otherwise the first GGUF
+/// (by name) in the first model folder's `llm/` that holds one — a package may carry
+/// another model than the default, and a user may have installed only their own.
 pub fn locate_chat_model(data_dir: Option<&Path>, explicit: Option<&Path>) -> Result<PathBuf> {
     let explicit = explicit.map(Path::to_path_buf).or_else(|| std::env::var_os("PAGEWISE_CHAT_MODEL").map(PathBuf::from));
     if let Some(path) = explicit {
@@ -116,7 +142,8 @@ pub fn locate_chat_model(data_dir: Option<&Path>, explicit: Option<&Path>) -> Re
         };
     }
     let dirs = candidate_model_dirs(data_dir);
-    dirs.iter().map(|d| d.join("llm").join(DEFAULT_CHAT_MODEL)).find(|p| p.is_file()).ok_or_else(|| {
+    let default = dirs.iter().map(|d| d.join("llm").join(DEFAULT_CHAT_MODEL)).find(|p| p.is_file());
+    default.or_else(|| dirs.iter().find_map(|d| first_gguf(&d.join("llm")))).ok_or_else(|| {
         let searched: Vec<String> = dirs.iter().map(|d| format!("  {}", d.display())).collect();
         Error::ModelsMissing(format!(
             "chat model: no llm/{DEFAULT_CHAT_MODEL}\nsearched:\n{}\nfetch it with `models/fetch.sh`, point --model \
@@ -124,4 +151,49 @@ pub fn locate_chat_model(data_dir: Option<&Path>, explicit: Option<&Path>) -> Re
             searched.join("\n")
         ))
     })
+}
+
+/// The first `.gguf` file in `dir` by name (a download in progress is `.gguf.part`).
+fn first_gguf(dir: &Path) -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x.eq_ignore_ascii_case("gguf")))
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_package_layout_is_found_beside_the_program() {
+        let root = tempfile::tempdir().unwrap();
+        let bin = root.path().join("usr/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let exe = bin.join("pagewise-app");
+        std::fs::write(&exe, b"").unwrap();
+        assert_eq!(bundled_models_dir(&exe), None, "no models folder, nothing found");
+        let models = if cfg!(target_os = "macos") {
+            root.path().join("usr/Resources/models")
+        } else if cfg!(target_os = "windows") {
+            bin.join("models")
+        } else {
+            root.path().join("usr/lib/Pagewise/models")
+        };
+        std::fs::create_dir_all(&models).unwrap();
+        assert_eq!(bundled_models_dir(&exe), Some(models.canonicalize().unwrap()));
+    }
+
+    #[test]
+    fn any_gguf_is_found_when_the_default_is_not_there() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(first_gguf(dir.path()), None);
+        std::fs::write(dir.path().join("b-model.gguf"), b"x").unwrap();
+        std::fs::write(dir.path().join("a-model.gguf.part"), b"x").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
+        assert_eq!(first_gguf(dir.path()), Some(dir.path().join("b-model.gguf")));
+    }
 }

@@ -58,6 +58,8 @@ pub struct IndexReport {
     /// Chunks embedded in this run, with their token count.
     pub embedded: u64,
     pub embedded_tokens: u64,
+    /// Seconds spent computing those vectors.
+    pub embed_seconds: f64,
     /// Chunks still waiting for a vector (non-zero after an interrupted or keyword-only run).
     pub pending_vectors: u64,
     pub interrupted: bool,

@@ -4,5 +4,6 @@
 pub mod chat;
 pub mod export;
 pub mod library;
+pub mod models;
 pub mod settings;
 pub mod viewer;

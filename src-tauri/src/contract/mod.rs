@@ -15,6 +15,7 @@ use pagewise_core::index::conversations::{ConversationSummary, Turn};
 use pagewise_core::answer::Answer;
 use pagewise_core::index::DocumentInfo;
 use pagewise_core::library::LibraryStatus;
+use pagewise_core::embedder_catalog::InstalledEmbedder;
 use pagewise_core::model_catalog::InstalledModel;
 use tauri::ipc::{Channel, Response};
 use tauri::{AppHandle, Runtime};
@@ -23,7 +24,7 @@ pub use error::{AppError, ErrorKind};
 
 use pagewise_core::viewer::PageView;
 
-use crate::dto::{AskStreamEvent, ExportFormat, ModelKind, ModelStatus};
+use crate::dto::{AskStreamEvent, DownloadEvent, ExportFormat, ModelKind, ModelStatus};
 use crate::settings::Settings;
 use crate::state::AppState;
 
@@ -109,6 +110,10 @@ contract! {
     settings::pick_model_file(kind: ModelKind) -> Option<PathBuf>;
     settings::installed_models() -> Vec<InstalledModel>;
     settings::endpoint_models(url: String) -> Vec<String>;
+    models::installed_embedding_models() -> Vec<InstalledEmbedder>;
+    models::import_model() -> Option<InstalledModel>;
+    models::download_model(url: String, sha256: Option<String>, file_name: Option<String>, on_progress: Channel<DownloadEvent> as ChannelOf<DownloadEvent>) -> InstalledModel;
+    models::cancel_download() -> ();
     viewer::view_page(doc_id: i64, page: u32, byte_start: Option<usize>, byte_end: Option<usize>) -> PageView;
     viewer::page_image(doc_id: i64, page: u32, width_px: u32) -> Response as PngBytes;
     viewer::open_external(doc_id: i64) -> ();

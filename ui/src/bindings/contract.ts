@@ -5,7 +5,9 @@ import type { AppError } from "./AppError";
 import type { AskStreamEvent } from "./AskStreamEvent";
 import type { ConversationSummary } from "./ConversationSummary";
 import type { DocumentInfo } from "./DocumentInfo";
+import type { DownloadEvent } from "./DownloadEvent";
 import type { ExportFormat } from "./ExportFormat";
+import type { InstalledEmbedder } from "./InstalledEmbedder";
 import type { InstalledModel } from "./InstalledModel";
 import type { LibraryStatus } from "./LibraryStatus";
 import type { ModelKind } from "./ModelKind";
@@ -40,6 +42,10 @@ export interface Commands {
   pick_model_file: { args: { kind: ModelKind }; result: string | null };
   installed_models: { args: Record<string, never>; result: Array<InstalledModel> };
   endpoint_models: { args: { url: string }; result: Array<string> };
+  installed_embedding_models: { args: Record<string, never>; result: Array<InstalledEmbedder> };
+  import_model: { args: Record<string, never>; result: InstalledModel | null };
+  download_model: { args: { url: string; sha256: string | null; fileName: string | null; onProgress: Channel<DownloadEvent> }; result: InstalledModel };
+  cancel_download: { args: Record<string, never>; result: null };
   view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null }; result: PageView };
   page_image: { args: { docId: number; page: number; widthPx: number }; result: ArrayBuffer };
   open_external: { args: { docId: number }; result: null };
@@ -73,6 +79,10 @@ export const COMMANDS: Command[] = [
   "pick_model_file",
   "installed_models",
   "endpoint_models",
+  "installed_embedding_models",
+  "import_model",
+  "download_model",
+  "cancel_download",
   "view_page",
   "page_image",
   "open_external",

@@ -8,6 +8,7 @@ import type { InstalledModel, ModelKind, ModelStatus, Settings } from "../types"
 import { confirmDialog, openModal } from "./modal";
 import { toast, toastError } from "./toast";
 import { refreshLibrary } from "./library";
+import { openModels } from "./models";
 
 let openHandle: { close: () => void } | null = null;
 
@@ -253,6 +254,14 @@ export function openSettings(): void {
         h("legend", { text: t("settings.models") }),
         field(t("settings.chatModel"), "set-chat", h("div", { class: "path-row" }, chatInput, pick("chat", chatInput)), chatNote),
         modelList(models, m.chat_model),
+        h(
+          "div",
+          { class: "field" },
+          button(t("models.manage"), () => {
+            handle.close();
+            openModels();
+          }, { class: "btn small", testid: "manage-models" }),
+        ),
         field(
           t("settings.embedModel"),
           "set-embed",

@@ -66,6 +66,8 @@ impl Writer {
         };
         let mut report = stores.index(roots, &mut run)?;
         report.notices.extend(self.notices.iter().cloned());
+        // The Models screen shows what embedding cost here; a failure to note it costs nothing.
+        let _ = crate::embedder_catalog::record_embed_speed(&self.config.data_dir, &self.config.models.embedder_dir, report.embedded_tokens, report.embed_seconds);
         Ok(report)
     }
 }

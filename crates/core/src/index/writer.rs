@@ -453,7 +453,9 @@ impl Stores {
                 .map(|p| embedding_text(&document_label(&p.title, &p.path), &p.heading_path, &p.text))
                 .collect();
             let tokens: u64 = texts.iter().map(|t| run.embedder.count(t).min(512) as u64 + 2).sum();
+            let started = Instant::now();
             let vectors = run.embedder.embed(&texts, TextRole::Passage)?;
+            report.embed_seconds += started.elapsed().as_secs_f64();
             if vectors.len() != pending.len() {
                 return Err(Error::Embedding { path: PathBuf::new(), message: "embedder returned a wrong number of vectors".into() });
             }

@@ -1,0 +1,138 @@
+//! The Models screen's commands through Tauri's real IPC: downloading the real SmolLM2 GGUF
+//! from an HTTP server on loopback with progress on a channel, a cancel that keeps the part,
+//! a resume with a Range request, a bad checksum, one download at a time, and the chat and
+//! embedding models listed with what their files say.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
+#[path = "../../crates/cli/tests/file_server.rs"]
+mod file_server;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use file_server::{Behaviour, FileServer};
+use pagewise_app::state::{AppState, StartOptions};
+use pagewise_app::with_commands;
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
+use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
+use tauri::webview::InvokeRequest;
+use tauri::WebviewWindowBuilder;
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().unwrap(),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(webview, request).map(|r| match r {
+        InvokeResponseBody::Json(text) => serde_json::from_str(&text).unwrap(),
+        InvokeResponseBody::Raw(_) => panic!("{cmd} returned bytes"),
+    })
+}
+
+fn sha256(path: &std::path::Path) -> String {
+    let out = std::process::Command::new("sha256sum").arg(path).output().unwrap();
+    String::from_utf8(out.stdout).unwrap().split_whitespace().next().unwrap().to_string()
+}
+
+fn download(url: &str, sha: Option<&str>, name: &str) -> Value {
+    json!({ "url": url, "sha256": sha, "fileName": name, "onProgress": "__CHANNEL__:9" })
+}
+
+#[test]
+fn models_are_listed_downloaded_cancelled_resumed_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::env::set_var("PAGEWISE_MODELS_DIR", models_dir());
+    let data = dir.path().join("data");
+    let state = AppState::start(
+        StartOptions {
+            config_dir: dir.path().join("config"),
+            data_dir: Some(data.clone()),
+            add: Vec::new(),
+            sample_dir: None,
+            worker_program: Some(PathBuf::from(env!("CARGO_BIN_EXE_pagewise-app"))),
+        },
+        Box::new(|_| {}),
+    );
+    let app = with_commands(mock_builder().plugin(tauri_plugin_dialog::init()).plugin(tauri_plugin_opener::init()))
+        .manage(state)
+        .build(tauri::generate_context!())
+        .unwrap();
+    let webview = WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+
+    // The embedding model in use, with what its files say.
+    let embedders = invoke(&webview, "installed_embedding_models", json!({})).unwrap();
+    let minilm = embedders.as_array().unwrap().iter().find(|e| e["name"] == "all-MiniLM-L6-v2").unwrap_or_else(|| panic!("{embedders:#}"));
+    assert_eq!(minilm["architecture"], "bert");
+    assert_eq!(minilm["dimensions"], 384);
+    assert_eq!(minilm["max_tokens"], 256);
+    assert_eq!(minilm["reads_chinese"], false);
+    assert_eq!(minilm["in_use"], true);
+    assert!(minilm["size_bytes"].as_u64().unwrap() > 80_000_000);
+
+    let source = models_dir().join("llm/SmolLM2-135M-Instruct.Q4_1.gguf");
+    let size = std::fs::metadata(&source).unwrap().len();
+    let digest = sha256(&source);
+    let llm = data.join("models/llm");
+    let part = llm.join("small.gguf.part");
+
+    // A slow server; the download runs on its own thread while this one cancels it.
+    let slow = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: true });
+    let running = {
+        let webview = webview.clone();
+        let request = download(&slow.url, Some(&digest), "small.gguf");
+        std::thread::spawn(move || invoke(&webview, "download_model", request))
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0) < 2 << 20 {
+        assert!(Instant::now() < deadline, "the download did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let second = invoke(&webview, "download_model", download(&slow.url, None, "other.gguf")).unwrap_err();
+    assert_eq!(second["kind"], "invalid_input", "one download at a time: {second}");
+    invoke(&webview, "cancel_download", json!({})).unwrap();
+    let cancelled = running.join().unwrap().unwrap_err();
+    assert_eq!(cancelled["kind"], "stopped", "{cancelled}");
+    assert!(cancelled["message"].as_str().unwrap().contains("resume"), "{cancelled}");
+    let kept = std::fs::metadata(&part).unwrap().len();
+    assert!(kept >= 2 << 20 && kept < size, "the part is kept: {kept}");
+    assert!(!llm.join("small.gguf").exists(), "an unfinished model is never offered");
+
+    // Started again (from a fast server), it resumes where it stopped and is checked.
+    let fast = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: false });
+    let installed = invoke(&webview, "download_model", download(&fast.url, Some(&digest), "small.gguf")).unwrap();
+    assert_eq!(installed["name"], "small.gguf");
+    assert_eq!(installed["size_bytes"], size);
+    assert_eq!(installed["gguf"]["architecture"], "llama", "{installed:#}");
+    assert!(installed["gguf"]["has_chat_template"].as_bool().unwrap());
+    assert_eq!(sha256(&llm.join("small.gguf")), digest);
+    assert!(!part.exists());
+    let asked = fast.ranges.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1);
+    let resumed_at: u64 = asked[0].trim_start_matches("bytes=").trim_end_matches('-').parse().unwrap();
+    assert!(resumed_at >= kept - (1 << 20) && resumed_at <= kept, "resumed from the part ({kept}), asked {resumed_at}");
+
+    // Listed among the chat models, with its header's facts.
+    let listed = invoke(&webview, "installed_models", json!({})).unwrap();
+    assert!(listed.as_array().unwrap().iter().any(|m| m["name"] == "small.gguf" && m["gguf"]["quantisation"].is_string()), "{listed:#}");
+
+    // A wrong checksum: refused and deleted.
+    let bad = invoke(&webview, "download_model", download(&fast.url, Some(&"0".repeat(64)), "bad.gguf")).unwrap_err();
+    assert_eq!(bad["kind"], "failed");
+    assert!(bad["message"].as_str().unwrap().contains("sha256"), "{bad}");
+    assert!(!llm.join("bad.gguf").exists() && !llm.join("bad.gguf.part").exists());
+
+    // Addresses that are not http(s) never reach the network code.
+    let refused = invoke(&webview, "download_model", download("file:///etc/passwd", None, "x.gguf")).unwrap_err();
+    assert_eq!(refused["kind"], "invalid_input");
+}
