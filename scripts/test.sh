@@ -26,6 +26,9 @@ if [ -x "$target/debug/pagewise-app" ]; then
 else
   failed+=("end-to-end suite (the app binary was not built)")
 fi
+# The .deb as a user installs it: built (debug profile, reusing the build above), unpacked
+# into a fresh root and run from there with an empty HOME and no network.
+e2e/package.sh --debug --bundles deb || failed+=("package test")
 
 if ((${#failed[@]})); then
   printf 'test.sh: FAILED: %s\n' "${failed[@]}" >&2

@@ -18,22 +18,24 @@ pub struct ModelPaths {
     pub pdfium_lib: PathBuf,
 }
 
-/// The places searched for models, in order: `$PAGEWISE_MODELS_DIR`, the source tree's
-/// `models/`, the app data dir's `models/` (what the user installed), then the models an
-/// installed package carries beside the program.
+/// The places searched for models, in order: `$PAGEWISE_MODELS_DIR`, then for a program run
+/// from a build the source tree's `models/`, the app data dir's `models/` (what the user
+/// installed), and for an installed program the models its package carries beside it. An
+/// installed program never reads a source tree that happens to be on the machine.
 pub fn candidate_model_dirs(data_dir: Option<&Path>) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Some(dir) = std::env::var_os("PAGEWISE_MODELS_DIR") {
         dirs.push(PathBuf::from(dir));
     }
-    let source_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
-    dirs.push(source_tree.canonicalize().unwrap_or(source_tree));
+    let bundled = std::env::current_exe().ok().and_then(|exe| bundled_models_dir(&exe));
+    if bundled.is_none() {
+        let source_tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+        dirs.push(source_tree.canonicalize().unwrap_or(source_tree));
+    }
     if let Some(data) = data_dir {
         dirs.push(data.join("models"));
     }
-    if let Some(bundled) = std::env::current_exe().ok().and_then(|exe| bundled_models_dir(&exe)) {
-        dirs.push(bundled);
-    }
+    dirs.extend(bundled);
     dirs
 }
 
