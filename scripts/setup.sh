@@ -28,7 +28,8 @@ fi
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 # OCR of scanned pages (English and simplified Chinese); strace for the test that proves
 # indexing, search and answers open no internet socket.
-for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim strace; do
+# gnome-keyring and D-Bus: the test that stores the server's API key in a real keyring.
+for pkg in tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim strace gnome-keyring dbus; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if ((${#missing[@]})); then

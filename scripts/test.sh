@@ -18,6 +18,9 @@ npm --prefix ui test --silent || failed+=("ui unit tests")
 # The app embeds the built UI at compile time.
 npm --prefix ui run build --silent
 cargo test --workspace --locked --no-fail-fast "$@" || failed+=("cargo test")
+# Once more with a real Secret Service: the API key must go to the keyring, not a file.
+PAGEWISE_EXPECT_KEYRING=1 dbus-run-session -- e2e/with-keyring.sh \
+  cargo test --workspace --locked --test endpoint_switch || failed+=("API key in the keyring")
 
 # `cargo test` built the app binary too; drive it end to end.
 target="${CARGO_TARGET_DIR:-$root/target}"

@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod contract;
 pub mod dto;
+pub mod secrets;
 pub mod settings;
 pub mod state;
 

@@ -24,6 +24,13 @@ pub struct Settings {
     pub endpoint_url: String,
     /// The model to ask the server for; empty takes its only model.
     pub endpoint_model: String,
+    /// Compute passage and query vectors on an OpenAI-compatible server (`/v1/embeddings`)
+    /// instead of the local embedding model; applies at the next start and re-embeds the
+    /// library in the background.
+    pub embed_use_endpoint: bool,
+    pub embed_endpoint_url: String,
+    /// The embedding model to ask for; empty takes the server's only model.
+    pub embed_endpoint_model: String,
     /// The bundled sample folder was offered once; removing it keeps it removed.
     #[ts(skip)]
     pub sample_offered: bool,

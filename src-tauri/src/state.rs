@@ -141,6 +141,10 @@ impl AppState {
         let models = models::locate(Some(&self.inner.data_dir), embed_model.as_deref()).map_err(|e| e.to_string())?;
         let mut config = EngineConfig::new(self.inner.data_dir.clone(), models);
         config.ocr = !skip_ocr;
+        let settings = self.settings();
+        if settings.embed_use_endpoint {
+            config.embed_endpoint = Some(self.endpoint_settings(&settings.embed_endpoint_url, &settings.embed_endpoint_model));
+        }
         let program = match &self.inner.worker_program {
             Some(program) => program.clone(),
             None => std::env::current_exe().map_err(|e| format!("cannot find this program for the PDF worker: {e}"))?,
@@ -205,7 +209,7 @@ impl AppState {
                 llama.gpu_layers = if *gpu { 999 } else { 0 };
                 Arc::new(LlamaGenerator::load(&llama).map_err(|e| e.to_string())?)
             }
-            GeneratorSource::Endpoint { url, model } => Arc::new(EndpointGenerator::connect(&endpoint_settings(url, model)).map_err(|e| e.to_string())?),
+            GeneratorSource::Endpoint { url, model } => Arc::new(EndpointGenerator::connect(&self.endpoint_settings(url, model)).map_err(|e| e.to_string())?),
         };
         *slot = GeneratorSlot::Loaded { source, generator: Arc::clone(&generator) };
         Ok(generator)
@@ -278,12 +282,18 @@ impl AppState {
     }
 }
 
-/// How the app reaches an OpenAI-compatible server: the URL and model from Settings, the key
-/// from PAGEWISE_API_KEY.
-pub fn endpoint_settings(url: &str, model: &str) -> EndpointSettings {
-    EndpointSettings {
-        model: Some(model.to_string()).filter(|m| !m.is_empty()),
-        api_key: std::env::var("PAGEWISE_API_KEY").ok(),
-        ..EndpointSettings::new(url)
+impl AppState {
+    /// How the app reaches an OpenAI-compatible server: the URL and model from Settings, the
+    /// key from PAGEWISE_API_KEY, the OS keyring or the private key file (see `secrets`).
+    pub fn endpoint_settings(&self, url: &str, model: &str) -> EndpointSettings {
+        EndpointSettings {
+            model: Some(model.trim().to_string()).filter(|m| !m.is_empty()),
+            api_key: crate::secrets::load(&self.inner.config_dir),
+            ..EndpointSettings::new(url.trim())
+        }
+    }
+
+    pub fn config_dir(&self) -> &Path {
+        &self.inner.config_dir
     }
 }

@@ -52,6 +52,7 @@ fn settings_switch_answers_to_a_server_and_back() {
     let dir = tempfile::tempdir().unwrap();
     let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/sample");
     std::env::set_var("PAGEWISE_MODELS_DIR", models_dir());
+    std::env::remove_var("PAGEWISE_API_KEY");
     let state = AppState::start(
         StartOptions {
             config_dir: dir.path().join("config"),
@@ -87,10 +88,29 @@ fn settings_switch_answers_to_a_server_and_back() {
     let local = ask(&webview).unwrap();
     assert_eq!(local["model"], SMALL_MODEL, "{local:#}");
 
-    // The server: its models are listed for the picker, then answers come from it.
-    let server = Server::start(&models_dir(), SMALL_MODEL, "small-on-server", &[]);
+    // The server wants a key. Without one it is refused, with a clear reason.
+    let key = "sk-pagewise-test-7d1c";
+    let server = Server::start(&models_dir(), SMALL_MODEL, "small-on-server", &["--api-key", key]);
     assert_eq!(call(&webview, "endpoint_models", json!({ "url": server.url })), json!(["small-on-server"]));
     call(&webview, "set_settings", json!({ "settings": settings(true, &server.url) }));
+    assert_eq!(call(&webview, "api_key_source", json!({}))["kind"], "none");
+    let refused = ask(&webview).unwrap_err();
+    assert!(refused.to_string().contains("refused the API key"), "{refused}");
+
+    // The key is kept in the OS keyring where one answers (this test runs a second time under
+    // a real gnome-keyring with PAGEWISE_EXPECT_KEYRING=1), else in a file only this user reads.
+    let stored = call(&webview, "set_api_key", json!({ "key": key }));
+    let key_file = dir.path().join("config/api-key");
+    if std::env::var("PAGEWISE_EXPECT_KEYRING").is_ok_and(|v| v == "1") {
+        assert_eq!(stored["kind"], "keyring", "{stored}");
+        assert!(!key_file.exists(), "a key in the keyring is not also in a file");
+    } else {
+        assert_eq!(stored["kind"], "file", "{stored}");
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the key file is readable by its owner only");
+    }
+    assert_eq!(call(&webview, "api_key_source", json!({})), stored);
     let status = call(&webview, "model_status", json!({}));
     assert_eq!(status["chat_model"].as_str().unwrap(), format!("its only model at {}", server.url), "{status}");
     let remote = ask(&webview).unwrap();
@@ -106,6 +126,10 @@ fn settings_switch_answers_to_a_server_and_back() {
         Err(e) => assert!(e.to_string().contains("cannot reach"), "{e}"),
         Ok(a) => assert!(a["note"].as_str().unwrap_or("").contains("cannot reach"), "{a:#}"),
     }
+
+    // Forgetting the key leaves nothing behind.
+    assert_eq!(call(&webview, "set_api_key", json!({ "key": "" }))["kind"], "none");
+    assert!(!key_file.exists());
 
     // Back to this computer: the URL is kept for next time, answers are local again.
     call(&webview, "set_settings", json!({ "settings": settings(false, "http://127.0.0.1:9/v1") }));

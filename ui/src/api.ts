@@ -151,6 +151,9 @@ export const pickModelFile = (kind: ModelKind) =>
 export const installedModels = () => call("installed_models");
 export const endpointModels = (url: string) => call("endpoint_models", { url });
 export const installedEmbeddingModels = () => call("installed_embedding_models");
+export const apiKeySource = () => call("api_key_source");
+/** Stores the server's API key in the OS keyring (or a private file); "" forgets it. */
+export const setApiKey = (key: string) => call("set_api_key", { key });
 /** Opens the native file dialog and copies the chosen GGUF into the data dir; null when cancelled. */
 export const importModel = () => call("import_model");
 /** Downloads a GGUF by URL; rejects with kind "stopped" when cancelled (the part is kept for a resume). */

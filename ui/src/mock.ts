@@ -11,7 +11,7 @@ import { abstains, answerFor, evidenceQuotes, markdownOf, plannedSteps, rawToken
 import { appError, sleep, type MockFlags } from "./mock-common";
 import { DOCS, HOME, MockLibrary, now } from "./mock-library";
 import { pageImage, viewPage } from "./mock-pages";
-import type { Answer, AskStreamEvent, ConversationSummary, ModelStatus, Settings, Step, Turn } from "./types";
+import type { Answer, AskStreamEvent, ConversationSummary, KeySource, ModelStatus, Settings, Step, Turn } from "./types";
 
 export type MockHandlers = {
   [K in Command]: (args: Commands[K]["args"]) => Commands[K]["result"] | Promise<Commands[K]["result"]>;
@@ -57,7 +57,11 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     use_endpoint: false,
     endpoint_url: "",
     endpoint_model: "",
+    embed_use_endpoint: false,
+    embed_endpoint_url: "",
+    embed_endpoint_model: "",
   };
+  let keySource: KeySource = { kind: "none" };
 
   // Library commands answer, then the shell reports the new status as an event.
   const changed = <T>(result: T): T => {
@@ -234,6 +238,11 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
       },
     ],
     import_model: () => null,
+    api_key_source: () => keySource,
+    set_api_key: ({ key }) => {
+      keySource = key.trim() ? { kind: "keyring" } : { kind: "none" };
+      return keySource;
+    },
     download_model: async ({ url, fileName, onProgress }) => {
       if (!/^https?:\/\//.test(url.trim())) throw appError("invalid_input", `${url}: a download address starts with http:// or https://`);
       downloadCancelled = false;

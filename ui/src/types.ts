@@ -23,6 +23,7 @@ export type { FolderState } from "./bindings/FolderState";
 export type { FolderStatus } from "./bindings/FolderStatus";
 export type { InstalledEmbedder } from "./bindings/InstalledEmbedder";
 export type { InstalledModel } from "./bindings/InstalledModel";
+export type { KeySource } from "./bindings/KeySource";
 export type { ModelSpeed } from "./bindings/ModelSpeed";
 export type { LibraryStatus } from "./bindings/LibraryStatus";
 export type { ModelKind } from "./bindings/ModelKind";

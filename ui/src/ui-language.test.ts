@@ -85,6 +85,30 @@ describe("settings dialog", () => {
     expect($('[data-testid="endpoint-network-note"]')!.textContent).toMatch(/Uses the network/);
   });
 
+  it("keeps the API key in the keyring, never shows it back, and saves the embedding server", async () => {
+    await settingsDialog();
+    await vi.waitFor(() => expect($('[data-testid="api-key-source"]')!.textContent).toMatch(/No key saved/));
+    const key = $('[data-testid="api-key"]') as HTMLInputElement;
+    expect(key.type).toBe("password");
+    key.value = "sk-test-123";
+    $('[data-testid="api-key-save"]')!.click();
+    await vi.waitFor(() => expect($('[data-testid="api-key-source"]')!.textContent).toMatch(/system keyring/));
+    expect(key.value).toBe("");
+    // vectors stay local until a server is chosen; choosing one says what it sends
+    const fields = $('[data-testid="embed-endpoint-fields"]') as HTMLElement;
+    expect(fields.hidden).toBe(true);
+    ($('[data-testid="embed-server"]') as HTMLInputElement).click();
+    expect(fields.hidden).toBe(false);
+    expect($('[data-testid="embed-network-note"]')!.textContent).toMatch(/every passage of the library/);
+    ($('[data-testid="embed-endpoint-url"]') as HTMLInputElement).value = "http://127.0.0.1:8080/v1";
+    ($('[data-testid="embed-endpoint-model"]') as HTMLInputElement).value = "bge-m3";
+    $('[data-testid="settings-save"]')!.click();
+    await vi.waitFor(async () => {
+      const s = await api.getSettings();
+      expect([s.embed_use_endpoint, s.embed_endpoint_url, s.embed_endpoint_model]).toEqual([true, "http://127.0.0.1:8080/v1", "bge-m3"]);
+    });
+  });
+
   it("is in Chinese for a Chinese OS", async () => {
     vi.spyOn(navigator, "languages", "get").mockReturnValue(["zh-CN"]);
     initLocale();

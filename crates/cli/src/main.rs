@@ -32,6 +32,15 @@ struct Cli {
     /// An embedding model folder, BERT or XLM-RoBERTa (model.safetensors, tokenizer.json, config.json).
     #[arg(long, global = true, env = "PAGEWISE_EMBED_MODEL")]
     embed_model: Option<PathBuf>,
+    /// Compute passage and query vectors on an OpenAI-compatible server (POST /v1/embeddings)
+    /// instead of this machine: its base URL. Uses the network: every passage is sent there.
+    /// A library embedded this way is re-embedded when the server or model changes; the key,
+    /// if needed, comes from $PAGEWISE_API_KEY.
+    #[arg(long, global = true, env = "PAGEWISE_EMBED_ENDPOINT")]
+    embed_endpoint: Option<String>,
+    /// The embedding model to ask the server for (default: the only one it serves).
+    #[arg(long, global = true, env = "PAGEWISE_EMBED_ENDPOINT_MODEL")]
+    embed_endpoint_model: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -128,12 +137,14 @@ enum Command {
 pub(crate) struct Context_ {
     pub data_dir: PathBuf,
     pub embed_model: Option<PathBuf>,
+    pub embed_endpoint: Option<pagewise_core::openai::EndpointSettings>,
 }
 
 impl Context_ {
     pub fn config(&self, worker_timeout: Duration) -> Result<EngineConfig> {
         let models = models::locate(Some(&self.data_dir), self.embed_model.as_deref())?;
         let mut config = EngineConfig::new(self.data_dir.clone(), models);
+        config.embed_endpoint = self.embed_endpoint.clone();
         // Fewer parsing processes on a busy machine, or more on a big one.
         if let Some(n) = std::env::var("PAGEWISE_PARSE_WORKERS").ok().and_then(|v| v.parse::<usize>().ok()) {
             config.parse_workers = n.clamp(1, 32);
@@ -155,6 +166,11 @@ fn main() {
     let ctx = Context_ {
         data_dir: cli.data_dir.unwrap_or_else(pagewise_core::default_data_dir),
         embed_model: cli.embed_model,
+        embed_endpoint: cli.embed_endpoint.map(|url| pagewise_core::openai::EndpointSettings {
+            model: cli.embed_endpoint_model,
+            api_key: std::env::var("PAGEWISE_API_KEY").ok(),
+            ..pagewise_core::openai::EndpointSettings::new(url)
+        }),
     };
     let result = match cli.command {
         Command::Index(args) => index_cmd::run(&ctx, args),

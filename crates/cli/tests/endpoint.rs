@@ -165,3 +165,54 @@ fn a_server_killed_mid_stream_ends_the_answer_with_a_clear_error() {
     assert!(refused.contains("cannot reach"), "{refused}");
 }
 
+
+fn embed_model_of(data: &Path) -> String {
+    let db = rusqlite::Connection::open(data.join("pagewise.sqlite")).unwrap();
+    db.query_row("SELECT value FROM meta WHERE key = 'embed_model'", [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("assets/sample");
+    // llama-server computing mean-pooled embeddings with a real GGUF (SmolLM2: 576 dimensions).
+    let server = Server::start(&repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "smol-embed", &["--embeddings", "--pooling", "mean"]);
+    let remote = |cmd: &mut std::process::Command| {
+        cmd.args(["--embed-endpoint", &server.url]);
+    };
+
+    let mut index = pagewise(data.path());
+    remote(index.args(["index", "--json"]).arg(&sample));
+    let summary = json(&run_ok(&mut index));
+    assert_eq!(summary["indexed"], 3, "{summary}");
+    let chunks = summary["chunks"].as_u64().unwrap();
+    assert!(chunks > 10 && summary["embedded"] == chunks, "every passage was embedded by the server: {summary}");
+    assert_eq!(embed_model_of(data.path()), format!("endpoint:{}#smol-embed@576", server.url), "the identity names the server and model");
+    let mut verify = pagewise(data.path());
+    remote(verify.args(["verify", "--json"]));
+    let consistent = json(&run_ok(&mut verify));
+    assert_eq!(consistent["vectors_missing"], 0, "{consistent}");
+
+    // Vector search asks the server for the query's vector.
+    let mut search = pagewise(data.path());
+    remote(search.args(["search", "money set aside for paid time off", "--mode", "vector", "--k", "5", "--json"]));
+    let hits = json_lines(&run_ok(&mut search));
+    assert_eq!(hits.len(), 5, "{hits:?}");
+    assert!(hits.iter().all(|h| h["score"].as_f64().unwrap().is_finite() && h["doc_path"].as_str().unwrap().contains("sample")));
+
+    // Back to the local model: the library is re-embedded, not searched with the wrong vectors.
+    let again = index_json(data.path(), &[&sample]);
+    assert_eq!(again["embedded"].as_u64().unwrap(), chunks, "a model change re-embeds every passage: {again}");
+    assert!(again["notices"].to_string().contains("model"), "the change is reported: {again}");
+    assert!(embed_model_of(data.path()).starts_with("all-MiniLM-L6-v2@"));
+
+    // A server that is gone is an error before any indexing, and the index is left as it was.
+    drop(server);
+    let mut gone = pagewise(data.path());
+    gone.args(["index", "--embed-endpoint", "http://127.0.0.1:9/v1"]).arg(&sample);
+    let out = gone.output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot reach"), "{err}");
+    assert!(embed_model_of(data.path()).starts_with("all-MiniLM-L6-v2@"));
+}

@@ -6,6 +6,7 @@ use tauri_plugin_dialog::DialogExt;
 
 use crate::contract::{AppError, CmdResult, Ctx};
 use crate::dto::{ModelKind, ModelStatus};
+use crate::secrets::KeySource;
 use crate::settings::Settings;
 
 pub fn model_status(ctx: &Ctx<impl Runtime>) -> CmdResult<ModelStatus> {
@@ -42,12 +43,12 @@ pub fn installed_models(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<InstalledModel
 
 /// The models an OpenAI-compatible server at `url` offers, for the picker in Settings (a
 /// network call the user starts).
-pub fn endpoint_models(_ctx: &Ctx<impl Runtime>, url: String) -> CmdResult<Vec<String>> {
+pub fn endpoint_models(ctx: &Ctx<impl Runtime>, url: String) -> CmdResult<Vec<String>> {
     let url = url.trim();
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(AppError::invalid(format!("{url}: the server's address starts with http:// or https://")));
     }
-    pagewise_core::openai::list_models(&crate::state::endpoint_settings(url, "")).map_err(|e| AppError::failed(e.to_string()))
+    pagewise_core::openai::list_models(&ctx.state.endpoint_settings(url, "")).map_err(|e| AppError::failed(e.to_string()))
 }
 
 pub fn get_settings(ctx: &Ctx<impl Runtime>) -> CmdResult<Settings> {
@@ -73,9 +74,9 @@ pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResul
         }
         pagewise_core::index::data_dir::check(&dir).map_err(|e| AppError::invalid(e.to_string()))?;
     }
-    if settings.use_endpoint {
-        let url = settings.endpoint_url.trim();
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
+    for (used, url) in [(settings.use_endpoint, &settings.endpoint_url), (settings.embed_use_endpoint, &settings.embed_endpoint_url)] {
+        let url = url.trim();
+        if used && !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(AppError::invalid(format!("{url}: the server's address starts with http:// or https://")));
         }
     }
@@ -102,4 +103,15 @@ pub fn pick_model_file(ctx: &Ctx<impl Runtime>, kind: ModelKind) -> CmdResult<Op
         ModelKind::Embedder => dialog.set_title("Choose an embedding model folder").blocking_pick_folder(),
     };
     Ok(picked.and_then(|p| p.into_path().ok()))
+}
+
+/// Where the server's API key comes from (environment, keyring, private file, or none).
+pub fn api_key_source(ctx: &Ctx<impl Runtime>) -> CmdResult<KeySource> {
+    Ok(crate::secrets::source(ctx.state.config_dir()))
+}
+
+/// Keeps the API key in the OS keyring (or, without one, a file only this user can read);
+/// an empty key forgets it. The page never reads a stored key back.
+pub fn set_api_key(ctx: &Ctx<impl Runtime>, key: String) -> CmdResult<KeySource> {
+    crate::secrets::store(ctx.state.config_dir(), &key).map_err(AppError::failed)
 }

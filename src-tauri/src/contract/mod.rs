@@ -25,6 +25,7 @@ pub use error::{AppError, ErrorKind};
 use pagewise_core::viewer::PageView;
 
 use crate::dto::{AskStreamEvent, DownloadEvent, ExportFormat, ModelKind, ModelStatus};
+use crate::secrets::KeySource;
 use crate::settings::Settings;
 use crate::state::AppState;
 
@@ -110,6 +111,8 @@ contract! {
     settings::pick_model_file(kind: ModelKind) -> Option<PathBuf>;
     settings::installed_models() -> Vec<InstalledModel>;
     settings::endpoint_models(url: String) -> Vec<String>;
+    settings::api_key_source() -> KeySource;
+    settings::set_api_key(key: String) -> KeySource;
     models::installed_embedding_models() -> Vec<InstalledEmbedder>;
     models::import_model() -> Option<InstalledModel>;
     models::download_model(url: String, sha256: Option<String>, file_name: Option<String>, on_progress: Channel<DownloadEvent> as ChannelOf<DownloadEvent>) -> InstalledModel;

@@ -29,4 +29,14 @@ endpoint_url: string,
 /**
  * The model to ask the server for; empty takes its only model.
  */
-endpoint_model: string, };
+endpoint_model: string, 
+/**
+ * Compute passage and query vectors on an OpenAI-compatible server (`/v1/embeddings`)
+ * instead of the local embedding model; applies at the next start and re-embeds the
+ * library in the background.
+ */
+embed_use_endpoint: boolean, embed_endpoint_url: string, 
+/**
+ * The embedding model to ask for; empty takes the server's only model.
+ */
+embed_endpoint_model: string, };

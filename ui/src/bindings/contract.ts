@@ -9,6 +9,7 @@ import type { DownloadEvent } from "./DownloadEvent";
 import type { ExportFormat } from "./ExportFormat";
 import type { InstalledEmbedder } from "./InstalledEmbedder";
 import type { InstalledModel } from "./InstalledModel";
+import type { KeySource } from "./KeySource";
 import type { LibraryStatus } from "./LibraryStatus";
 import type { ModelKind } from "./ModelKind";
 import type { ModelStatus } from "./ModelStatus";
@@ -42,6 +43,8 @@ export interface Commands {
   pick_model_file: { args: { kind: ModelKind }; result: string | null };
   installed_models: { args: Record<string, never>; result: Array<InstalledModel> };
   endpoint_models: { args: { url: string }; result: Array<string> };
+  api_key_source: { args: Record<string, never>; result: KeySource };
+  set_api_key: { args: { key: string }; result: KeySource };
   installed_embedding_models: { args: Record<string, never>; result: Array<InstalledEmbedder> };
   import_model: { args: Record<string, never>; result: InstalledModel | null };
   download_model: { args: { url: string; sha256: string | null; fileName: string | null; onProgress: Channel<DownloadEvent> }; result: InstalledModel };
@@ -79,6 +82,8 @@ export const COMMANDS: Command[] = [
   "pick_model_file",
   "installed_models",
   "endpoint_models",
+  "api_key_source",
+  "set_api_key",
   "installed_embedding_models",
   "import_model",
   "download_model",

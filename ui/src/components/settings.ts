@@ -4,7 +4,7 @@ import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
 import { LOCALE_NAMES, formatNumber, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
 import { setModelStatus } from "../store";
-import type { InstalledModel, ModelKind, ModelStatus, Settings } from "../types";
+import type { InstalledModel, KeySource, ModelKind, ModelStatus, Settings } from "../types";
 import { confirmDialog, openModal } from "./modal";
 import { toast, toastError } from "./toast";
 import { refreshLibrary } from "./library";
@@ -124,11 +124,52 @@ export function openSettings(): void {
     field(t("settings.endpointModel"), "set-endpoint-model", endpointModel),
     h("div", { class: "field-note network-note", testid: "endpoint-network-note" }, icon("alert", 14), h("span", { text: t("settings.endpointNetwork") })),
   );
+  // The server's API key: stored by the shell (OS keyring, else a private file), never read back.
+  const apiKey = h("input", { testid: "api-key", attrs: { type: "password", id: "set-api-key", autocomplete: "off", placeholder: t("settings.apiKeyPlaceholder") } });
+  const apiKeyNote = h("div", { class: "field-note", testid: "api-key-source" });
+  const showKeySource = (k: KeySource) => {
+    apiKeyNote.textContent =
+      k.kind === "keyring" ? t("settings.apiKeyKeyring")
+      : k.kind === "environment" ? t("settings.apiKeyEnvironment")
+      : k.kind === "file" ? t("settings.apiKeyFile", { path: k.path })
+      : t("settings.apiKeyNone");
+  };
+  const saveKey = button(t("settings.apiKeySave"), async () => {
+    try {
+      showKeySource(await withBusy(saveKey, () => api.setApiKey(apiKey.value)));
+      apiKey.value = "";
+      toast(t("settings.apiKeySaved"), "success");
+    } catch (e) {
+      toastError(e, t("settings.apiKeySaveFailed"));
+    }
+  }, { class: "btn small", testid: "api-key-save" });
+  endpointFields.append(field(t("settings.apiKey"), "set-api-key", h("div", { class: "path-row" }, apiKey, saveKey), apiKeyNote));
   const showGeneration = () => {
     endpointFields.hidden = !genServer.checked;
   };
   genLocal.addEventListener("change", showGeneration);
   genServer.addEventListener("change", showGeneration);
+
+  // Where passage vectors are computed: this computer, or an OpenAI-compatible server.
+  const embedLocal = h("input", { testid: "embed-local", attrs: { type: "radio", name: "set-embed-where", id: "set-embed-local" } });
+  const embedServer = h("input", { testid: "embed-server", attrs: { type: "radio", name: "set-embed-where", id: "set-embed-server" } });
+  const embedUrl = h("input", {
+    testid: "embed-endpoint-url",
+    attrs: { type: "text", inputmode: "url", id: "set-embed-url", placeholder: "http://127.0.0.1:8080/v1", spellcheck: "false" },
+  });
+  const embedModelName = h("input", { testid: "embed-endpoint-model", attrs: { type: "text", id: "set-embed-endpoint-model", placeholder: t("settings.endpointOnlyModel"), spellcheck: "false" } });
+  const embedServerFields = h(
+    "div",
+    { class: "endpoint-fields", testid: "embed-endpoint-fields" },
+    field(t("settings.endpointUrl"), "set-embed-url", embedUrl),
+    field(t("settings.endpointModel"), "set-embed-endpoint-model", embedModelName),
+    h("div", { class: "field-note network-note", testid: "embed-network-note" }, icon("alert", 14), h("span", { text: t("settings.embedEndpointNetwork") })),
+  );
+  const showEmbedding = () => {
+    embedServerFields.hidden = !embedServer.checked;
+  };
+  embedLocal.addEventListener("change", showEmbedding);
+  embedServer.addEventListener("change", showEmbedding);
 
   const pick = (kind: ModelKind, input: HTMLInputElement) => {
     const b = button(t("settings.choose"), async () => {
@@ -227,6 +268,12 @@ export function openSettings(): void {
     endpointUrl.value = s.endpoint_url;
     setEndpointModels([], s.endpoint_model);
     showGeneration();
+    embedServer.checked = s.embed_use_endpoint;
+    embedLocal.checked = !s.embed_use_endpoint;
+    embedUrl.value = s.embed_endpoint_url;
+    embedModelName.value = s.embed_endpoint_model;
+    showEmbedding();
+    void api.apiKeySource().then(showKeySource).catch(() => undefined);
 
     const chatNote = m.chat_model_problem
       ? h("span", { class: "warn" }, icon("alert", 14), ` ${m.chat_model_problem}`)
@@ -268,6 +315,13 @@ export function openSettings(): void {
           h("div", { class: "path-row" }, embedInput, pick("embedder", embedInput)),
           t("settings.embedNote", { embedder: m.embedder }),
         ),
+        h(
+          "div",
+          { class: "field radio-field" },
+          h("label", { attrs: { for: "set-embed-local" } }, embedLocal, ` ${t("settings.embedLocal")}`),
+          h("label", { attrs: { for: "set-embed-server" } }, embedServer, ` ${t("settings.embedServer")}`),
+        ),
+        embedServerFields,
         h(
           "div",
           { class: "field checkbox-field" + (m.gpu_supported ? "" : " disabled") },
@@ -312,6 +366,9 @@ export function openSettings(): void {
       use_endpoint: genServer.checked,
       endpoint_url: endpointUrl.value.trim(),
       endpoint_model: endpointModel.value,
+      embed_use_endpoint: embedServer.checked,
+      embed_endpoint_url: embedUrl.value.trim(),
+      embed_endpoint_model: embedModelName.value.trim(),
     };
     try {
       await withBusy(saveBtn, () => api.setSettings(next));

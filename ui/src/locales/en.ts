@@ -334,4 +334,17 @@ export const en = {
   "models.downloadFailed": "Download failed: {error}",
   "models.downloadFailedShort": "The download failed",
   "models.nowUsing": "Answers now use {name}",
+
+  "settings.apiKey": "API key",
+  "settings.apiKeyPlaceholder": "paste the server's key",
+  "settings.apiKeySave": "Save key",
+  "settings.apiKeySaved": "API key saved",
+  "settings.apiKeySaveFailed": "Could not save the API key",
+  "settings.apiKeyKeyring": "A key is kept in the system keyring. Save an empty key to forget it.",
+  "settings.apiKeyEnvironment": "The key comes from PAGEWISE_API_KEY, which overrides a saved one.",
+  "settings.apiKeyFile": "A key is kept in {path}, readable only by you (this system has no keyring). Save an empty key to forget it.",
+  "settings.apiKeyNone": "No key saved: servers that need none work as they are.",
+  "settings.embedLocal": "Passage vectors computed on this computer",
+  "settings.embedServer": "Passage vectors computed by a server (OpenAI-compatible /v1/embeddings)",
+  "settings.embedEndpointNetwork": "Uses the network: every passage of the library, and each question, is sent to this server. Applies at the next start; the library is then re-embedded in the background and keyword search works meanwhile.",
 } as const;

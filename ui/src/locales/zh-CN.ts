@@ -336,4 +336,17 @@ export const zhCN: Record<keyof typeof en, string> = {
   "models.downloadFailed": "下载失败：{error}",
   "models.downloadFailedShort": "下载失败",
   "models.nowUsing": "回答现在使用 {name}",
+
+  "settings.apiKey": "API 密钥",
+  "settings.apiKeyPlaceholder": "粘贴服务器的密钥",
+  "settings.apiKeySave": "保存密钥",
+  "settings.apiKeySaved": "API 密钥已保存",
+  "settings.apiKeySaveFailed": "无法保存 API 密钥",
+  "settings.apiKeyKeyring": "密钥保存在系统钥匙串中。保存空密钥即可删除。",
+  "settings.apiKeyEnvironment": "密钥来自 PAGEWISE_API_KEY，它优先于已保存的密钥。",
+  "settings.apiKeyFile": "密钥保存在 {path}，只有你能读取（此系统没有钥匙串）。保存空密钥即可删除。",
+  "settings.apiKeyNone": "未保存密钥：不需要密钥的服务器照常可用。",
+  "settings.embedLocal": "在本机计算段落向量",
+  "settings.embedServer": "由服务器计算段落向量（OpenAI 兼容的 /v1/embeddings）",
+  "settings.embedEndpointNetwork": "会使用网络：文档库的每个段落以及每个问题都会发送到该服务器。下次启动时生效；之后文档库会在后台重新向量化，期间关键词检索照常可用。",
 };

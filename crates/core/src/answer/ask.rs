@@ -21,7 +21,7 @@ pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, Sink};
 use super::stages::Stages;
 use crate::answer::cite::split_claims;
-use crate::embed::{Embedder, TextRole};
+use crate::embed::TextRole;
 use crate::engine::{Queries, Reader};
 use crate::error::{Error, Result};
 use crate::retrieve::Hit;

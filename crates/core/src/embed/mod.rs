@@ -7,6 +7,7 @@ mod bert_cpu;
 #[cfg(feature = "blas")]
 mod blas;
 mod config;
+mod counter;
 mod coverage;
 mod encoder;
 #[cfg(feature = "blas")]
@@ -14,6 +15,7 @@ mod kernels;
 mod sentence;
 
 pub use config::{Pooling, SentenceConfig};
+pub use counter::TokenizerCounter;
 pub use coverage::ScriptCoverage;
 pub use encoder::{Architecture, Backend};
 pub use sentence::SentenceEmbedder;
@@ -38,7 +40,19 @@ pub trait Embedder: Send + Sync {
     fn covers(&self, _lang: Lang) -> bool {
         true
     }
+    /// Query texts embedded so far (for checking that a question is embedded once).
+    fn queries_embedded(&self) -> u64 {
+        0
+    }
 }
+
+/// An embedder that also counts tokens the way chunks are sized.
+pub trait EmbedCount: Embedder + crate::chunk::TokenCounter {}
+impl<T: Embedder + crate::chunk::TokenCounter> EmbedCount for T {}
+
+/// The embedder an open index shares between its writer and readers: a local model or an
+/// OpenAI-compatible server.
+pub type SharedEmbedder = std::sync::Arc<dyn EmbedCount>;
 
 pub(crate) fn l2_normalise(v: &mut [f32]) {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();

@@ -53,12 +53,6 @@ fn pick_device() -> Device {
 }
 
 impl SentenceEmbedder {
-    /// How many query texts this embedder has embedded (for checking that a question is
-    /// embedded once).
-    pub fn queries_embedded(&self) -> u64 {
-        self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
     pub fn load(dir: &Path) -> Result<SentenceEmbedder> {
         SentenceEmbedder::load_with(dir, None)
     }
@@ -188,6 +182,10 @@ impl Embedder for SentenceEmbedder {
 
     fn covers(&self, lang: Lang) -> bool {
         self.coverage.covers(lang)
+    }
+
+    fn queries_embedded(&self) -> u64 {
+        self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>> {

@@ -46,6 +46,9 @@ pub struct EngineConfig {
     pub parse_workers: usize,
     /// Read scanned pages (no text layer) with Tesseract when it is installed.
     pub ocr: bool,
+    /// Vectors from an OpenAI-compatible server instead of the local model (whose tokenizer
+    /// still sizes chunks); `None` embeds on this machine.
+    pub embed_endpoint: Option<crate::openai::EndpointSettings>,
 }
 
 impl EngineConfig {
@@ -60,6 +63,19 @@ impl EngineConfig {
             max_text_bytes: 32 * 1024 * 1024,
             parse_workers: std::thread::available_parallelism().map(|n| n.get().min(4)).unwrap_or(1),
             ocr: true,
+            embed_endpoint: None,
+        }
+    }
+
+    /// The embedder this configuration names: the local model, or the server (checked now:
+    /// unreachable, a refused key or an unknown model is an error here, not mid-indexing).
+    pub fn load_embedder(&self) -> Result<crate::embed::SharedEmbedder> {
+        match &self.embed_endpoint {
+            None => Ok(std::sync::Arc::new(crate::embed::SentenceEmbedder::load(&self.models.embedder_dir)?)),
+            Some(settings) => {
+                let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
+                Ok(std::sync::Arc::new(crate::openai::EndpointEmbedder::connect(settings, Box::new(counter))?))
+            }
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::embed::SentenceEmbedder;
+use crate::embed::{EmbedCount, SharedEmbedder};
 use crate::error::Result;
 use crate::index::store::{ChunkRecord, StoredFailure, VersionRecord, SCHEMA_VERSION};
 use crate::index::{DocumentInfo, LexicalIndex, MetaKey, Store, VectorIndex};
@@ -28,7 +28,7 @@ pub(crate) mod sealed {
     pub trait Access {
         fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T>;
         fn engine_config(&self) -> &EngineConfig;
-        fn shared_embedder(&self) -> &std::sync::Arc<SentenceEmbedder>;
+        fn shared_embedder(&self) -> &SharedEmbedder;
     }
 }
 
@@ -77,8 +77,8 @@ pub trait Queries: Access {
         &self.engine_config().data_dir
     }
 
-    fn embedder(&self) -> &SentenceEmbedder {
-        self.shared_embedder()
+    fn embedder(&self) -> &dyn EmbedCount {
+        self.shared_embedder().as_ref()
     }
 
     /// Hybrid search (see [`SearchParams`]).
@@ -217,7 +217,6 @@ fn consistency(s: StoresRef<'_>) -> Result<Consistency> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embed::Embedder;
     use crate::engine::test_library::test_library;
 
     #[test]

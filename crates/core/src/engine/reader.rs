@@ -1,10 +1,10 @@
 //! A reader of one data dir: searching and the named queries, never blocking the writer.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use super::queries::sealed::{Access, StoresRef};
 use super::EngineConfig;
-use crate::embed::{SentenceEmbedder, Embedder};
+use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
 use crate::index::{self, LexicalIndex, MetaKey, Store, VectorIndex};
 
@@ -16,7 +16,7 @@ struct ReadStores {
 
 pub struct Reader {
     config: EngineConfig,
-    embedder: Arc<SentenceEmbedder>,
+    embedder: SharedEmbedder,
     /// Behind a lock so a reader can be shared between threads (SQLite connections are not
     /// `Sync`); readers of one process take turns, and never wait for the writer.
     stores: Mutex<ReadStores>,
@@ -27,13 +27,13 @@ impl Reader {
     /// Opens an existing index for searching only. A vector file that does not match the
     /// metadata store is rebuilt in memory, never trusted.
     pub fn open(config: EngineConfig) -> Result<Reader> {
-        let embedder = Arc::new(SentenceEmbedder::load(&config.models.embedder_dir)?);
+        let embedder = config.load_embedder()?;
         Reader::open_sharing(config, embedder)
     }
 
     /// Opens a reader that shares an already loaded embedder (a long-running process reopens
     /// its reader after every commit; loading the model each time would cost seconds).
-    pub fn open_sharing(config: EngineConfig, embedder: Arc<SentenceEmbedder>) -> Result<Reader> {
+    pub fn open_sharing(config: EngineConfig, embedder: SharedEmbedder) -> Result<Reader> {
         let db = config.data_dir.join(index::SQLITE_FILE);
         if !db.exists() {
             return Err(Error::Io {
@@ -79,7 +79,7 @@ impl Access for Reader {
         &self.config
     }
 
-    fn shared_embedder(&self) -> &Arc<SentenceEmbedder> {
+    fn shared_embedder(&self) -> &SharedEmbedder {
         &self.embedder
     }
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::queries::sealed::{Access, StoresRef};
 use super::EngineConfig;
-use crate::embed::{SentenceEmbedder, Embedder};
+use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
 use crate::index::{IndexRun, Stores};
 use crate::isolation::Parser;
@@ -15,7 +15,7 @@ use crate::progress::{IndexReport, ProgressSink};
 
 pub struct Writer {
     config: EngineConfig,
-    embedder: Arc<SentenceEmbedder>,
+    embedder: SharedEmbedder,
     stores: Mutex<Stores>,
     notices: Vec<String>,
 }
@@ -23,7 +23,7 @@ pub struct Writer {
 impl Writer {
     /// Opens the data dir as its single writer, repairing the stores if they disagree.
     pub fn open(config: EngineConfig) -> Result<Writer> {
-        let embedder = Arc::new(SentenceEmbedder::load(&config.models.embedder_dir)?);
+        let embedder = config.load_embedder()?;
         let (stores, report) = Stores::open_writer(&config.data_dir, embedder.model_id(), embedder.dimensions(), config.vector)?;
         Ok(Writer { config, embedder, stores: Mutex::new(stores), notices: report.notices })
     }
@@ -34,7 +34,7 @@ impl Writer {
     }
 
     /// The loaded embedding model, for readers opened beside this writer.
-    pub fn embedder_handle(&self) -> Arc<SentenceEmbedder> {
+    pub fn embedder_handle(&self) -> SharedEmbedder {
         Arc::clone(&self.embedder)
     }
 
@@ -82,7 +82,7 @@ impl Access for Writer {
         &self.config
     }
 
-    fn shared_embedder(&self) -> &Arc<SentenceEmbedder> {
+    fn shared_embedder(&self) -> &SharedEmbedder {
         &self.embedder
     }
 }

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::store::{NewChunk, NewVersion, StoredFailure, StoredFile};
 use super::{document_label, document_profile, LexicalChunk, Stores};
-use crate::chunk::{chunk_document, embedding_text, ChunkParams, TokenCounter};
-use crate::embed::{Embedder, TextRole};
+use crate::chunk::{chunk_document, embedding_text, ChunkParams};
+use crate::embed::{EmbedCount, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
 use crate::isolation::{parse_many, ParseEvent, ParseJob, Parser};
@@ -32,9 +32,6 @@ pub struct IndexRun<'a> {
     pub max_text_bytes: u64,
 }
 
-/// An embedder that can also count tokens for chunking.
-pub trait EmbedCount: Embedder + TokenCounter {}
-impl<T: Embedder + TokenCounter> EmbedCount for T {}
 
 /// Commit after this many files or this much time, whichever comes first: often enough that
 /// documents become searchable quickly, rarely enough that commits stay cheap.

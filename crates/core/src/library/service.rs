@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::folder::{FailedFile, FolderState, FolderStatus, LibraryStatus, RunTracker};
 use super::watch::{FolderWatcher, WatchEvent};
-use crate::embed::SentenceEmbedder;
+use crate::embed::SharedEmbedder;
 use crate::engine::{EngineConfig, LibraryCounts, Queries, Reader, Writer};
 use crate::error::{Error, Result};
 use crate::index::store::now_secs;
@@ -41,7 +41,7 @@ enum Command {
 
 struct Shared {
     config: EngineConfig,
-    embedder: Arc<SentenceEmbedder>,
+    embedder: SharedEmbedder,
     status: Mutex<LibraryStatus>,
     /// Set by pause; the running folder stops after its current file and waits.
     paused: AtomicBool,

@@ -40,7 +40,22 @@ fn models_of(endpoint: &Endpoint) -> Result<Vec<String>> {
     Ok(names)
 }
 
-fn failed(endpoint: &Endpoint, message: String) -> Error {
+/// The model named in `settings` if the server serves it, or the server's only model.
+pub(crate) fn choose_model(endpoint: &Endpoint, settings: &EndpointSettings) -> Result<String> {
+    let served = models_of(endpoint)?;
+    match &settings.model {
+        // Some servers list nothing or only aliases; an empty list is not a refusal.
+        Some(name) if served.is_empty() || served.iter().any(|s| s == name) => Ok(name.clone()),
+        Some(name) => Err(failed(endpoint, format!("serves no model named {name} (it serves: {})", served.join(", ")))),
+        None => match served.as_slice() {
+            [only] => Ok(only.clone()),
+            [] => Err(failed(endpoint, "lists no models; name one with --endpoint-model".into())),
+            many => Err(failed(endpoint, format!("serves several models; name one with --endpoint-model ({})", many.join(", ")))),
+        },
+    }
+}
+
+pub(crate) fn failed(endpoint: &Endpoint, message: String) -> Error {
     Error::Endpoint { url: endpoint.base().to_string(), message }
 }
 
@@ -49,19 +64,7 @@ impl EndpointGenerator {
     /// request), and picks the model when the server has only one.
     pub fn connect(settings: &EndpointSettings) -> Result<EndpointGenerator> {
         let endpoint = Endpoint::new(settings);
-        let served = models_of(&endpoint)?;
-        let model = match &settings.model {
-            // Some servers list nothing or only aliases; an empty list is not a refusal.
-            Some(name) if served.is_empty() || served.iter().any(|s| s == name) => name.clone(),
-            Some(name) => {
-                return Err(failed(&endpoint, format!("serves no model named {name} (it serves: {})", served.join(", "))));
-            }
-            None => match served.as_slice() {
-                [only] => only.clone(),
-                [] => return Err(failed(&endpoint, "lists no models; name one with --endpoint-model".into())),
-                many => return Err(failed(&endpoint, format!("serves several models; name one with --endpoint-model ({})", many.join(", ")))),
-            },
-        };
+        let model = choose_model(&endpoint, settings)?;
         // One token of a tiny request: a refused key or an unknown model shows here, before
         // the question is asked, not as a failed answer (many servers list models freely).
         let probe = json!({ "model": model, "messages": [{ "role": "user", "content": "Hi" }], "max_tokens": 1, "stream": false });

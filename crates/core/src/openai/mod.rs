@@ -1,9 +1,12 @@
 //! OpenAI-compatible servers: the one network feature, used only when the user names an
-//! endpoint. Generation goes there; evidence, citations and abstaining stay local.
+//! endpoint. Generation (and, when asked, passage vectors) go there; evidence, citations and
+//! abstaining stay local.
 
 mod chat;
+mod embeddings;
 mod http;
 mod sse;
 
 pub use chat::{estimate_tokens, list_models, EndpointGenerator};
+pub use embeddings::EndpointEmbedder;
 pub use http::EndpointSettings;
