@@ -26,6 +26,13 @@ export BENCH_THREADS
 
 ensure_venv "$here/requirements-embed.txt"
 
+# A machine-wide OPENBLAS_CORETYPE (some build machines pin Haswell kernels for
+# reproducibility) would hold both BLAS users here to kernels older than the CPU; users'
+# machines do not set it. Measure as they run, and say what was set.
+for v in OPENBLAS_CORETYPE OPENBLAS_L2_SIZE; do
+  if [ -n "${!v:-}" ]; then echo "embed: note: $v=${!v} was set in this environment; unset for the measurement"; unset "$v"; fi
+done
+
 # The texts: exported from an index in the exact form Pagewise embeds them.
 texts="${EMBED_TEXTS:-}"
 if [ -z "$texts" ]; then

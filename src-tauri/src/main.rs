@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 fn main() {
-    pagewise_core::tune_allocator();
+    pagewise_core::prepare_process();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(pagewise_app::PARSE_WORKER_ARG) {
         let ocr = !args.iter().any(|a| a == pagewise_core::engine::NO_OCR_ARG);

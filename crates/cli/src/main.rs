@@ -11,6 +11,7 @@ mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
 mod models_cmd;
+mod scale_cmd;
 mod search_cmd;
 mod tools_cmd;
 mod watch_cmd;
@@ -107,6 +108,10 @@ enum Command {
     /// Measure llama.cpp prompt and generation speed on a prompt file (fixed length, greedy).
     #[command(name = "bench-generate")]
     BenchGenerate(tools_cmd::GenerateBenchArgs),
+    /// A synthetic library of any size for measuring scale: build, query (open time, latency,
+    /// memory, disk) and add (bench/scale.sh).
+    #[command(name = "bench-scale", subcommand)]
+    BenchScale(scale_cmd::ScaleCmd),
     /// Write an image-only copy of a PDF (every page a picture, no text layer), as a scanner
     /// would: for measuring OCR and for testing scanned documents.
     ImageOnlyCopy {
@@ -161,7 +166,7 @@ impl Context_ {
 }
 
 fn main() {
-    pagewise_core::tune_allocator();
+    pagewise_core::prepare_process();
     let cli = Cli::parse();
     let ctx = Context_ {
         data_dir: cli.data_dir.unwrap_or_else(pagewise_core::default_data_dir),
@@ -190,6 +195,7 @@ fn main() {
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
+        Command::BenchScale(cmd) => scale_cmd::run(&ctx, cmd),
         Command::ImageOnlyCopy { from, to, dpi } => tools_cmd::image_only_copy(&ctx, &from, &to, dpi),
         Command::Render(args) => tools_cmd::render(&ctx, args),
         Command::Verify { json } => verify(&ctx, json),

@@ -49,11 +49,18 @@ pub use engine::{default_data_dir, Consistency, EngineConfig, PdfParsing, Querie
 pub use error::{Error, Result};
 pub use retrieve::{Fusion, Hit, SearchMode, SearchParams, SearchResults};
 
-/// candle allocates fresh buffers for every tensor op; with glibc's default thresholds each
-/// large one is a new mmap, zeroed page by page (a sixth of embedding time went to page faults
-/// in a profile). Keeping them on the heap lets freed buffers be reused. Call it first thing
-/// in `main`, before other threads exist.
-pub fn tune_allocator() {
+/// Process-wide settings that must be made before other threads exist: call it first thing in
+/// `main`. The allocator keeps large buffers on the heap (candle and the encoder allocate
+/// fresh buffers per step; with glibc's default thresholds each large one is a new mmap,
+/// zeroed page by page — a sixth of embedding time went to page faults in a profile), and the
+/// BLAS library is told which kernels fit this CPU before it loads.
+pub fn prepare_process() {
+    #[cfg(feature = "blas")]
+    embed::prepare_blas();
+    tune_allocator();
+}
+
+fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes allocator thresholds; called before any other thread exists.
     unsafe {

@@ -167,10 +167,8 @@ impl BertCpu {
         if shape.num_attention_heads == 0 || h % shape.num_attention_heads != 0 {
             return Err(format!("{h} hidden units do not split into {} heads", shape.num_attention_heads));
         }
+        super::blas::available()?;
         let t = Tensors::open(weights, architecture, model_type.as_deref())?;
-        // The row blocks below are shared out on rayon's pool; a second pool inside the
-        // library would put two threads on each core.
-        super::blas::single_threaded();
         let (word, vocab) = t.table("embeddings.word_embeddings.weight", h)?;
         let (position, positions) = t.table("embeddings.position_embeddings.weight", h)?;
         let (token_type, _) = t.table("embeddings.token_type_embeddings.weight", h)?;

@@ -1,42 +1,92 @@
 //! Single-precision matrix products through the platform's BLAS: OpenBLAS on Linux,
-//! Accelerate on macOS. Row-major throughout; each call is checked against the slices it is
+//! Accelerate on macOS, loaded when first needed (so a machine without it still embeds, on
+//! candle, and says why). Row-major throughout; each call is checked against the slices it is
 //! given, so no caller can make the library read or write out of bounds.
 //!
 //! The library runs single-threaded: the encoder splits the work into row blocks on rayon's
 //! pool itself, so there is one thread pool in the process, sized by `RAYON_NUM_THREADS`.
 
-use std::os::raw::c_int;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::sync::OnceLock;
 
 const ROW_MAJOR: c_int = 101;
 const NO_TRANS: c_int = 111;
 const TRANS: c_int = 112;
 
-#[cfg_attr(target_os = "linux", link(name = "openblas"))]
-#[cfg_attr(target_os = "macos", link(name = "Accelerate", kind = "framework"))]
-extern "C" {
-    #[allow(clippy::too_many_arguments)]
-    fn cblas_sgemm(
-        order: c_int,
-        trans_a: c_int,
-        trans_b: c_int,
-        m: c_int,
-        n: c_int,
-        k: c_int,
-        alpha: f32,
-        a: *const f32,
-        lda: c_int,
-        b: *const f32,
-        ldb: c_int,
-        beta: f32,
-        c: *mut f32,
-        ldc: c_int,
-    );
+type Sgemm = unsafe extern "C" fn(c_int, c_int, c_int, c_int, c_int, c_int, f32, *const f32, c_int, *const f32, c_int, f32, *mut f32, c_int);
+type SetThreads = unsafe extern "C" fn(c_int);
+type Config = unsafe extern "C" fn() -> *const c_char;
+
+struct Library {
+    sgemm: Sgemm,
+    name: String,
 }
 
-#[cfg(target_os = "linux")]
-extern "C" {
-    fn openblas_set_num_threads(threads: c_int);
-    fn openblas_get_config() -> *const std::os::raw::c_char;
+#[cfg(target_os = "macos")]
+const CANDIDATES: &[&str] = &["/System/Library/Frameworks/Accelerate.framework/Accelerate"];
+#[cfg(not(target_os = "macos"))]
+const CANDIDATES: &[&str] = &["libopenblas.so.0", "libopenblas.so", "libopenblas64_.so.0"];
+
+/// The loaded library, or why there is none.
+fn library() -> Result<&'static Library, String> {
+    static LIBRARY: OnceLock<Result<Library, String>> = OnceLock::new();
+    LIBRARY.get_or_init(load).as_ref().map_err(Clone::clone)
+}
+
+fn symbol(handle: *mut c_void, name: &str) -> Option<*mut c_void> {
+    let name = CString::new(name).ok()?;
+    // SAFETY: `handle` came from dlopen and is never closed; the name is NUL-terminated.
+    let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
+    (!p.is_null()).then_some(p)
+}
+
+fn load() -> Result<Library, String> {
+    for candidate in CANDIDATES {
+        let Ok(path) = CString::new(*candidate) else { continue };
+        // SAFETY: dlopen of a library name; the handle is kept for the life of the process.
+        let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        if handle.is_null() {
+            continue;
+        }
+        let Some(sgemm) = symbol(handle, "cblas_sgemm") else { continue };
+        // SAFETY: cblas_sgemm has this C signature in every CBLAS.
+        let sgemm: Sgemm = unsafe { std::mem::transmute::<*mut c_void, Sgemm>(sgemm) };
+        let mut name = (*candidate).to_string();
+        if let Some(set) = symbol(handle, "openblas_set_num_threads") {
+            // SAFETY: OpenBLAS's documented signature; one thread per call (see the module doc).
+            unsafe { std::mem::transmute::<*mut c_void, SetThreads>(set)(1) };
+        }
+        if let Some(config) = symbol(handle, "openblas_get_config") {
+            // SAFETY: returns a static NUL-terminated string.
+            let text = unsafe { std::mem::transmute::<*mut c_void, Config>(config)() };
+            if !text.is_null() {
+                // SAFETY: as above.
+                name = format!("OpenBLAS {}", unsafe { CStr::from_ptr(text) }.to_string_lossy().trim());
+            }
+        }
+        return Ok(Library { sgemm, name });
+    }
+    Err(format!("no BLAS library found ({}); install OpenBLAS (Debian: libopenblas0)", CANDIDATES.join(", ")))
+}
+
+/// What the loaded library says of itself, or why none could be loaded.
+pub fn available() -> Result<String, String> {
+    library().map(|l| l.name.clone())
+}
+
+/// OpenBLAS picks its kernels for the CPU when it loads, and releases before 0.3.24 take
+/// newer AVX-512 CPUs for Haswell (twice as slow here). Where the CPU has AVX-512 and no
+/// choice was made by the user, name the AVX-512 kernels. Must run before other threads
+/// exist (it sets an environment variable), so before the library loads.
+pub fn choose_kernels() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let avx512 = has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl") && has!("avx512cd");
+        if avx512 && std::env::var_os("OPENBLAS_CORETYPE").is_none() {
+            std::env::set_var("OPENBLAS_CORETYPE", "SkylakeX");
+        }
+    }
 }
 
 /// A row-major matrix view: `rows` rows of `cols` values, each row `stride` values apart.
@@ -77,9 +127,10 @@ pub fn gemm_abt(alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
     if c.rows == 0 || c.cols == 0 {
         return;
     }
+    let Ok(blas) = library() else { panic!("gemm_abt: no BLAS library (the encoder checks it at load)") };
     // SAFETY: `valid` checked that every row the call reads or writes lies inside the slices.
     unsafe {
-        cblas_sgemm(
+        (blas.sgemm)(
             ROW_MAJOR,
             NO_TRANS,
             TRANS,
@@ -104,9 +155,10 @@ pub fn gemm_ab(alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
     if c.rows == 0 || c.cols == 0 {
         return;
     }
+    let Ok(blas) = library() else { panic!("gemm_ab: no BLAS library (the encoder checks it at load)") };
     // SAFETY: as in `gemm_abt`.
     unsafe {
-        cblas_sgemm(
+        (blas.sgemm)(
             ROW_MAJOR,
             NO_TRANS,
             NO_TRANS,
@@ -122,26 +174,6 @@ pub fn gemm_ab(alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
             c.data.as_mut_ptr(),
             dim(c.stride),
         )
-    }
-}
-
-/// Makes the library run each call on the calling thread; returns what it says of itself.
-pub fn single_threaded() -> String {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: plain configuration calls; the config string is static and NUL-terminated.
-        unsafe {
-            openblas_set_num_threads(1);
-            let config = openblas_get_config();
-            if config.is_null() {
-                return "OpenBLAS".into();
-            }
-            format!("OpenBLAS {}", std::ffi::CStr::from_ptr(config).to_string_lossy().trim())
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        "Accelerate".into()
     }
 }
 

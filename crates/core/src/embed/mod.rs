@@ -15,6 +15,13 @@ mod kernels;
 mod sentence;
 
 pub use config::{Pooling, SentenceConfig};
+
+/// Names the BLAS kernels for this CPU before the library loads (see `blas::choose_kernels`);
+/// call before other threads exist.
+#[cfg(feature = "blas")]
+pub fn prepare_blas() {
+    blas::choose_kernels();
+}
 pub use counter::TokenizerCounter;
 pub use coverage::ScriptCoverage;
 pub use encoder::{Architecture, Backend};
@@ -43,6 +50,11 @@ pub trait Embedder: Send + Sync {
     /// Query texts embedded so far (for checking that a question is embedded once).
     fn queries_embedded(&self) -> u64 {
         0
+    }
+    /// Something the user should know about how the model runs (a GPU build on a machine
+    /// without a GPU).
+    fn notice(&self) -> Option<String> {
+        None
     }
 }
 

@@ -31,6 +31,8 @@ pub struct SentenceEmbedder {
     pad_token_id: u32,
     dimensions: usize,
     model_id: String,
+    /// Why the model runs on the CPU in a GPU build.
+    device_notice: Option<String>,
     /// Queries embedded so far: each costs a forward pass on the question path.
     queries_embedded: std::sync::atomic::AtomicU64,
 }
@@ -39,17 +41,21 @@ fn embed_err(dir: &Path, message: impl std::fmt::Display) -> Error {
     Error::Embedding { path: dir.to_path_buf(), message: message.to_string() }
 }
 
-/// CUDA or Metal when the build has them and a device answers; otherwise CPU.
-fn pick_device() -> Device {
+/// CUDA or Metal when the build has them and a device answers; otherwise the CPU, with a
+/// notice when a GPU build found no GPU.
+fn pick_device() -> (Device, Option<String>) {
     #[cfg(feature = "cuda")]
-    if let Ok(d) = Device::new_cuda(0) {
-        return d;
+    match Device::new_cuda(0) {
+        Ok(d) => return (d, None),
+        Err(e) => return (Device::Cpu, Some(format!("no CUDA GPU answered ({e}); embedding on the CPU"))),
     }
     #[cfg(feature = "metal")]
-    if let Ok(d) = Device::new_metal(0) {
-        return d;
+    match Device::new_metal(0) {
+        Ok(d) => return (d, None),
+        Err(e) => return (Device::Cpu, Some(format!("no Metal GPU answered ({e}); embedding on the CPU"))),
     }
-    Device::Cpu
+    #[allow(unreachable_code)]
+    (Device::Cpu, None)
 }
 
 impl SentenceEmbedder {
@@ -60,7 +66,7 @@ impl SentenceEmbedder {
     /// Loads with a chosen backend (`None`: the best this build and device have).
     pub fn load_with(dir: &Path, backend: Option<Backend>) -> Result<SentenceEmbedder> {
         let config_bytes = std::fs::read(dir.join("config.json")).map_err(|e| Error::io(dir.join("config.json"), e))?;
-        let device = pick_device();
+        let (device, device_notice) = pick_device();
         let weights = dir.join("model.safetensors");
         let loaded = Encoder::load(dir, &config_bytes, &device, backend)?;
         let sentence = SentenceConfig::read(dir, loaded.max_tokens);
@@ -90,6 +96,7 @@ impl SentenceEmbedder {
             pad_token_id: loaded.pad_token_id,
             dimensions,
             model_id,
+            device_notice,
             queries_embedded: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -186,6 +193,10 @@ impl Embedder for SentenceEmbedder {
 
     fn queries_embedded(&self) -> u64 {
         self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn notice(&self) -> Option<String> {
+        self.device_notice.clone()
     }
 
     fn embed(&self, texts: &[String], role: TextRole) -> Result<Vec<Vec<f32>>> {

@@ -42,7 +42,7 @@ impl Reader {
             });
         }
         let store = Store::open_reader(&db)?;
-        let mut notices = Vec::new();
+        let mut notices: Vec<String> = embedder.notice().into_iter().collect();
         if let Some(model) = store.meta(&MetaKey::EmbedModel)? {
             if model != embedder.model_id() {
                 notices.push(format!(
@@ -55,7 +55,8 @@ impl Reader {
         let path = config.data_dir.join(index::VECTOR_FILE);
         let dims = embedder.dimensions();
         // Vectors of another model would answer nonsense: keyword search only until re-embedded.
-        let vectors = if notices.is_empty() {
+        let model_matches = store.meta(&MetaKey::EmbedModel)?.is_none_or(|m| m == embedder.model_id());
+        let vectors = if model_matches {
             index::verified_vectors(&store, &path, dims, config.vector)?.0
         } else {
             VectorIndex::empty(&path, dims, config.vector)?

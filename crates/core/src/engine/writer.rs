@@ -25,7 +25,8 @@ impl Writer {
     pub fn open(config: EngineConfig) -> Result<Writer> {
         let embedder = config.load_embedder()?;
         let (stores, report) = Stores::open_writer(&config.data_dir, embedder.model_id(), embedder.dimensions(), config.vector)?;
-        Ok(Writer { config, embedder, stores: Mutex::new(stores), notices: report.notices })
+        let notices = embedder.notice().into_iter().chain(report.notices).collect();
+        Ok(Writer { config, embedder, stores: Mutex::new(stores), notices })
     }
 
     /// What opening found and repaired (schema or model changes, rebuilt indexes).
@@ -45,6 +46,12 @@ impl Writer {
     /// Removes a folder (or file) from the library: its documents leave all three stores.
     pub fn remove_root(&self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {
         self.stores()?.remove_root(root, progress)
+    }
+
+    /// Records documents that come already chunked and embedded (see
+    /// [`PreparedDocument`](crate::index::PreparedDocument)) under `root`, in one commit.
+    pub fn import_prepared(&self, root: &Path, docs: Vec<crate::index::PreparedDocument>, progress: &dyn ProgressSink) -> Result<()> {
+        self.stores()?.import_prepared(root, docs, progress)
     }
 
     /// Indexes files and folders: changed files are parsed, chunked and made keyword-searchable

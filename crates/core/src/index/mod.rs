@@ -4,6 +4,7 @@
 pub mod conversations;
 pub mod data_dir;
 pub mod feedback;
+mod import;
 pub mod lexical;
 mod meta;
 pub mod mixed_tokenizer;
@@ -17,6 +18,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use conversations::Conversations;
+pub use import::{PreparedChunk, PreparedDocument};
 pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{VectorIndex, VectorSettings};

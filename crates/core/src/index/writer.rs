@@ -54,15 +54,15 @@ struct Ingest<'a> {
 }
 
 #[derive(Default)]
-struct Batch {
-    versions: Vec<NewVersion>,
+pub(super) struct Batch {
+    pub(super) versions: Vec<NewVersion>,
     removed: Vec<i64>,
     touched: Vec<(i64, i64)>,
     renames: Vec<(i64, PathBuf, i64)>,
-    vector_changes: bool,
-    files: usize,
-    pages: usize,
-    chunks: usize,
+    pub(super) vector_changes: bool,
+    pub(super) files: usize,
+    pub(super) pages: usize,
+    pub(super) chunks: usize,
 }
 
 fn hash_file(path: &Path) -> std::io::Result<String> {
@@ -73,7 +73,7 @@ fn hash_file(path: &Path) -> std::io::Result<String> {
 }
 
 /// Stable across stores and runs: the document, its content and the chunk's place in it.
-fn chunk_id(doc_id: i64, content_hash: &str, ordinal: usize) -> i64 {
+pub(super) fn chunk_id(doc_id: i64, content_hash: &str, ordinal: usize) -> i64 {
     let mut h = blake3::Hasher::new();
     h.update(&doc_id.to_le_bytes());
     h.update(content_hash.as_bytes());
@@ -399,7 +399,7 @@ impl Stores {
 
     /// Keyword index first, then the vector index, then SQLite: SQLite's record is what says a
     /// file is indexed, so a crash in between only leaves work to redo.
-    fn commit_batch(&mut self, batch: Batch, progress: &dyn ProgressSink) -> Result<()> {
+    pub(super) fn commit_batch(&mut self, batch: Batch, progress: &dyn ProgressSink) -> Result<()> {
         if batch.versions.is_empty() && batch.removed.is_empty() && batch.touched.is_empty() && batch.renames.is_empty() {
             return Ok(());
         }
