@@ -41,7 +41,7 @@ if ((${#missing[@]})); then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "setup: cargo not found. Install Rust (1.88 or newer) with rustup: https://rustup.rs" >&2
+  echo "setup: cargo not found. Install Rust (1.89 or newer) with rustup: https://rustup.rs" >&2
   exit 1
 fi
 

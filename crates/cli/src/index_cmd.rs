@@ -196,6 +196,8 @@ fn summary_json(r: &IndexReport) -> serde_json::Value {
         "pages": r.pages,
         "chunks": r.chunks,
         "embedded": r.embedded,
+        "embedded_tokens": r.embedded_tokens,
+        "embed_seconds": r.embed_seconds,
         "pending_vectors": r.pending_vectors,
         "interrupted": r.interrupted,
         "notices": r.notices,

@@ -1,7 +1,8 @@
 //! The row-wise steps of a transformer layer, written as plain loops the compiler
 //! vectorises: bias + GELU in one pass, residual + layer norm in one pass, softmax. exp is a
 //! polynomial rather than libm's, so those loops vectorise too; on x86-64 CPUs with AVX2 each
-//! kernel runs a copy compiled for it (chosen at run time), eight lanes instead of four.
+//! kernel runs a copy compiled for it (chosen at run time): eight lanes, or sixteen with
+//! AVX-512, instead of four.
 
 /// Defines `pub fn $name` that runs `$body` compiled for AVX2 + FMA where the CPU has them.
 macro_rules! dispatched {
@@ -13,12 +14,21 @@ macro_rules! dispatched {
 
             #[cfg(target_arch = "x86_64")]
             {
+                use std::arch::is_x86_feature_detected as has;
+                #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+                unsafe fn avx512($($arg: $ty),*) {
+                    generic($($arg),*)
+                }
                 #[target_feature(enable = "avx2,fma")]
                 unsafe fn avx2($($arg: $ty),*) {
                     generic($($arg),*)
                 }
-                if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
-                    // SAFETY: the CPU was just found to have AVX2 and FMA.
+                if has!("avx512f") && has!("avx512bw") && has!("avx512dq") && has!("avx512vl") {
+                    // SAFETY: the CPU was just found to have these features.
+                    return unsafe { avx512($($arg),*) };
+                }
+                if has!("avx2") && has!("fma") {
+                    // SAFETY: as above.
                     return unsafe { avx2($($arg),*) };
                 }
             }
@@ -78,15 +88,15 @@ dispatched! {
     }
 }
 
-/// Σ f(x) over eight running sums, which the compiler keeps in one vector register (a
+/// Σ f(x) over sixteen running sums, which the compiler keeps in one vector register (a
 /// single running sum is a chain of dependent adds it may not reorder).
 #[inline(always)]
 fn lanes_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let chunks = xs.chunks_exact(8);
+    let mut acc = [0.0f32; 16];
+    let chunks = xs.chunks_exact(16);
     let rest: f32 = chunks.remainder().iter().map(|&x| f(x)).sum();
     for c in chunks {
-        for i in 0..8 {
+        for i in 0..16 {
             acc[i] += f(c[i]);
         }
     }
@@ -95,11 +105,11 @@ fn lanes_sum(xs: &[f32], f: impl Fn(f32) -> f32) -> f32 {
 
 #[inline(always)]
 fn lanes_max(xs: &[f32]) -> f32 {
-    let mut acc = [f32::NEG_INFINITY; 8];
-    let chunks = xs.chunks_exact(8);
+    let mut acc = [f32::NEG_INFINITY; 16];
+    let chunks = xs.chunks_exact(16);
     let rest = chunks.remainder().iter().fold(f32::NEG_INFINITY, |m, &x| if x > m { x } else { m });
     for c in chunks {
-        for i in 0..8 {
+        for i in 0..16 {
             acc[i] = if c[i] > acc[i] { c[i] } else { acc[i] };
         }
     }

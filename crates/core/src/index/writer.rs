@@ -37,7 +37,9 @@ pub struct IndexRun<'a> {
 /// documents become searchable quickly, rarely enough that commits stay cheap.
 const COMMIT_FILES: usize = 24;
 const COMMIT_EVERY: Duration = Duration::from_secs(3);
-const EMBED_BATCH: usize = 128;
+/// Passages per embedding call: the embedder sorts them by length into batches, and a wider
+/// window to sort means less padding (128 cost 20% more time than 1,024 on the dev filings).
+const EMBED_BATCH: usize = 1024;
 /// Files modified more recently than this are compared by content, not by size and mtime.
 const RACY_MTIME_NS: i64 = 3_000_000_000;
 const VECTOR_SAVE_EVERY: Duration = Duration::from_secs(20);
