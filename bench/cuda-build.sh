@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds the `pagewise` CLI with `--features cuda` (candle's CUDA kernels for embedding,
+# llama.cpp's for generation) on a machine without a system CUDA: NVIDIA's CUDA toolkit comes
+# from its PyPI wheels (nvcc, the runtime, cuBLAS, the C runtime headers, NVVM and CCCL),
+# unpacked into one CUDA_HOME-shaped folder. No GPU is needed to build. The result runs on a
+# machine with an NVIDIA driver for this CUDA version or newer; without a GPU it falls back to
+# the CPU and says so.
+#
+# Environment (all optional):
+#   CUDA_VERSION       major.minor of the toolkit (default 13.0; match the GPU machine's driver)
+#   CUDA_COMPUTE_CAP   GPU architecture to compile for (default 90: H100/H200; 89 Ada, 86 Ampere)
+#   CUDA_TOOLKIT_DIR   where the toolkit is unpacked (default target/cuda-toolkit-VERSION)
+#   CUDA_TARGET_DIR    cargo's target dir for this build (default target/cuda), kept apart from
+#                      the CPU builds so neither rebuilds the other
+# Prints the binary's path as its last line.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cuda_version="${CUDA_VERSION:-13.0}"
+major="${cuda_version%%.*}"
+arch="${CUDA_COMPUTE_CAP:-90}"
+toolkit="${CUDA_TOOLKIT_DIR:-$root/target/cuda-toolkit-$cuda_version}"
+home="$toolkit/nvidia/cu$major"
+
+if [ ! -x "$home/bin/nvcc" ]; then
+  wheels="$toolkit/wheels"
+  mkdir -p "$wheels"
+  echo "cuda-build: fetching the CUDA $cuda_version toolkit wheels from PyPI into $wheels" >&2
+  for pkg in nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cublas nvidia-cuda-crt nvidia-nvvm nvidia-cuda-cccl; do
+    python3 -m pip download --quiet --no-deps --only-binary=:all: \
+      --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux2014_x86_64 \
+      --platform manylinux2010_x86_64 --python-version 3.11 "$pkg==$cuda_version.*" -d "$wheels"
+  done
+  for w in "$wheels"/*.whl; do unzip -q -o "$w" 'nvidia/*' -d "$toolkit"; done
+fi
+[ -x "$home/bin/nvcc" ] || { echo "cuda-build: no nvcc in $home/bin after unpacking" >&2; exit 1; }
+chmod +x "$home"/bin/* "$home"/nvvm/bin/* 2>/dev/null || true
+
+# The wheels carry versioned libraries only (libcudart.so.13); linkers look for libcudart.so.
+for lib in "$home"/lib/lib*.so.*; do
+  base="${lib%%.so.*}.so"
+  [ -e "$base" ] || ln -s "$(basename "$lib")" "$base"
+done
+[ -e "$home/lib64" ] || ln -s lib "$home/lib64"
+
+export CUDA_HOME="$home" CUDA_PATH="$home" CUDA_ROOT="$home" CUDAToolkit_ROOT="$home" CUDACXX="$home/bin/nvcc"
+export PATH="$home/bin:$PATH"
+# CCCL (libcu++, Thrust, CUB) sits in include/cccl in the wheels, not in include/.
+export CPATH="$home/include/cccl:$home/include${CPATH:+:$CPATH}"
+export NVCC_APPEND_FLAGS="-I$home/include/cccl${NVCC_APPEND_FLAGS:+ $NVCC_APPEND_FLAGS}"
+export LIBRARY_PATH="$home/lib${LIBRARY_PATH:+:$LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$home/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# candle's kernels (bindgen_cuda) and llama.cpp's (CMake) for this one architecture only.
+export CUDA_COMPUTE_CAP="$arch" CMAKE_CUDA_ARCHITECTURES="$arch"
+export CARGO_TARGET_DIR="${CUDA_TARGET_DIR:-$root/target/cuda}"
+
+echo "cuda-build: $("$home/bin/nvcc" --version | tail -1), sm_$arch, target $CARGO_TARGET_DIR" >&2
+cargo build --release --locked -p pagewise-cli --features cuda >&2
+bin="$CARGO_TARGET_DIR/release/pagewise"
+echo "cuda-build: built $(du -m "$bin" | cut -f1) MB; it needs libcudart.so.$major and libcublas.so.$major at run time" >&2
+echo "$bin"
