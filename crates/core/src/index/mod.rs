@@ -3,6 +3,7 @@
 
 pub mod conversations;
 pub mod data_dir;
+mod embed_lane;
 pub mod feedback;
 mod import;
 pub mod lexical;

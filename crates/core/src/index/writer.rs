@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use super::store::{NewChunk, NewVersion, StoredFailure, StoredFile};
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::chunk::{chunk_document, embedding_text, ChunkParams};
+use super::embed_lane::{EmbedLane, Embedded};
 use crate::embed::{EmbedCount, TextRole};
 use crate::error::{Error, Result};
 use crate::ingest::{scan, FileEntry};
@@ -174,51 +175,81 @@ impl Stores {
                 progress.report(&Progress::Ocr { path: to_parse[i].0.path.clone(), page: p.page, pages: p.pages });
             }
         };
-        let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, run.cancel, &on_page, |i, event| {
-            let (entry, content_hash) = &to_parse[i];
-            let parsed = match event {
-                ParseEvent::Starting => {
-                    started[i] = true;
-                    return self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, UNFINISHED_PARSE, attempts[i]);
+        let (embed, cancel) = (run.embed, run.cancel);
+        let stopped = std::thread::scope(|scope| -> Result<bool> {
+            // Passages committed while later files are still parsing are embedded meanwhile.
+            let mut lane = embed.then(|| EmbedLane::start(scope, embedder, cancel));
+            let mut arrived: Vec<(i64, Vec<f32>)> = Vec::new();
+            let mut last_save = Instant::now();
+            let stopped = parse_many(run.parsers, &jobs, run.max_text_bytes, cancel, &on_page, |i, event| {
+                let (entry, content_hash) = &to_parse[i];
+                let parsed = match event {
+                    ParseEvent::Starting => {
+                        started[i] = true;
+                        return self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, UNFINISHED_PARSE, attempts[i]);
+                    }
+                    ParseEvent::Parsed(parsed) => parsed,
+                };
+                finished[i] = true;
+                let outcome = match parsed {
+                    Ok(document) => {
+                        let existing = by_path.get(entry.path.as_path()).copied();
+                        let doc_id = existing.map_or(first_new_doc_id + i as i64, |s| s.doc_id);
+                        let ingest = Ingest { entry, content_hash, doc_id, existing, document, embedder, chunk_params };
+                        self.ingest(ingest, &by_hash, &mut batch, &mut report)?
+                    }
+                    Err(reason) => self.fail(entry, reason, attempts[i], &mut report)?,
+                };
+                let (pages, chunks) = match &outcome {
+                    FileOutcome::Indexed => batch.versions.last().map(|v| (v.pages.len(), v.chunks.len())).unwrap_or((0, 0)),
+                    _ => (0, 0),
+                };
+                progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages, chunks });
+                if batch.files >= COMMIT_FILES || last_commit.elapsed() >= COMMIT_EVERY {
+                    let fresh = unembedded(&batch);
+                    self.commit_batch(std::mem::take(&mut batch), progress)?;
+                    last_commit = Instant::now();
+                    if let Some(lane) = lane.as_mut() {
+                        let mut results = Vec::new();
+                        lane.send(fresh, EMBED_BATCH, &mut results);
+                        results.extend(lane.ready());
+                        self.take_embedded(results, &mut arrived, &mut report, progress)?;
+                    }
                 }
-                ParseEvent::Parsed(parsed) => parsed,
-            };
-            finished[i] = true;
-            let outcome = match parsed {
-                Ok(document) => {
-                    let existing = by_path.get(entry.path.as_path()).copied();
-                    let doc_id = existing.map_or(first_new_doc_id + i as i64, |s| s.doc_id);
-                    let ingest = Ingest { entry, content_hash, doc_id, existing, document, embedder, chunk_params };
-                    self.ingest(ingest, &by_hash, &mut batch, &mut report)?
+                if last_save.elapsed() >= VECTOR_SAVE_EVERY && !arrived.is_empty() {
+                    self.save_arrived(&mut arrived)?;
+                    last_save = Instant::now();
                 }
-                Err(reason) => self.fail(entry, reason, attempts[i], &mut report)?,
-            };
-            let (pages, chunks) = match &outcome {
-                FileOutcome::Indexed => batch.versions.last().map(|v| (v.pages.len(), v.chunks.len())).unwrap_or((0, 0)),
-                _ => (0, 0),
-            };
-            progress.report(&Progress::FileDone { path: entry.path.clone(), outcome, pages, chunks });
-            if batch.files >= COMMIT_FILES || last_commit.elapsed() >= COMMIT_EVERY {
-                self.commit_batch(std::mem::take(&mut batch), progress)?;
-                last_commit = Instant::now();
+                Ok(())
+            })?;
+            let stopped = stopped || cancel.load(Ordering::Relaxed);
+            let cut_short = to_parse.iter().zip(started.iter().zip(&finished)).filter(|(_, (s, f))| **s && !**f);
+            for ((entry, _), _) in cut_short {
+                match failures.get(&entry.path) {
+                    Some(f) => self.store.record_failure(&entry.path, f.size, f.mtime_ns, &f.reason, f.attempts)?,
+                    None => self.store.forget_failure(&entry.path)?,
+                }
             }
-            Ok(())
+            if !(report.interrupted || stopped) {
+                for gone in std::mem::take(&mut missing) {
+                    batch.removed.push(gone.doc_id);
+                    report.removed.push(gone.path.clone());
+                }
+            }
+            let fresh = unembedded(&batch);
+            self.commit_batch(std::mem::take(&mut batch), run.progress)?;
+            if let Some(mut lane) = lane.take() {
+                let mut results = Vec::new();
+                if !stopped {
+                    lane.send(fresh, EMBED_BATCH, &mut results);
+                }
+                results.extend(lane.finish());
+                self.take_embedded(results, &mut arrived, &mut report, progress)?;
+            }
+            self.save_arrived(&mut arrived)?;
+            Ok(stopped)
         })?;
         report.interrupted |= stopped;
-        let cut_short = to_parse.iter().zip(started.iter().zip(&finished)).filter(|(_, (s, f))| **s && !**f);
-        for ((entry, _), _) in cut_short {
-            match failures.get(&entry.path) {
-                Some(f) => self.store.record_failure(&entry.path, f.size, f.mtime_ns, &f.reason, f.attempts)?,
-                None => self.store.forget_failure(&entry.path)?,
-            }
-        }
-        if !report.interrupted {
-            for gone in missing {
-                batch.removed.push(gone.doc_id);
-                report.removed.push(gone.path.clone());
-            }
-        }
-        self.commit_batch(batch, run.progress)?;
 
         if run.embed && !report.interrupted {
             self.embed_pending(run, &mut report)?;
@@ -474,6 +505,36 @@ impl Stores {
         self.save_vectors(&mut unsaved)
     }
 
+    /// Vectors from the embedding lane: counted now, stored at the next save.
+    fn take_embedded(
+        &mut self,
+        results: Vec<Result<Embedded>>,
+        arrived: &mut Vec<(i64, Vec<f32>)>,
+        report: &mut IndexReport,
+        progress: &dyn ProgressSink,
+    ) -> Result<()> {
+        for result in results {
+            let embedded = result?;
+            report.embedded += embedded.vectors.len() as u64;
+            report.embedded_tokens += embedded.tokens;
+            report.embed_seconds += embedded.seconds;
+            arrived.extend(embedded.vectors);
+        }
+        let total = (report.chunks as u64).max(report.embedded);
+        progress.report(&Progress::Embedding { done: report.embedded, total, tokens: report.embedded_tokens });
+        Ok(())
+    }
+
+    /// Puts arrived vectors into the vector index and saves it, then SQLite: until then the
+    /// file on disk (which a commit of the parse loop may write) holds none of them, so the
+    /// stores never disagree.
+    fn save_arrived(&mut self, arrived: &mut Vec<(i64, Vec<f32>)>) -> Result<()> {
+        for (id, v) in arrived.iter() {
+            self.vectors.upsert(*id, v)?;
+        }
+        self.save_vectors(arrived)
+    }
+
     fn save_vectors(&mut self, unsaved: &mut Vec<(i64, Vec<f32>)>) -> Result<()> {
         if unsaved.is_empty() {
             return Ok(());
@@ -483,6 +544,18 @@ impl Stores {
         unsaved.clear();
         Ok(())
     }
+}
+
+/// The passages of a batch that still need a vector, with the text to embed.
+fn unembedded(batch: &Batch) -> Vec<(i64, String)> {
+    batch
+        .versions
+        .iter()
+        .flat_map(|v| {
+            let label = document_label(&v.title, &v.path);
+            v.chunks.iter().filter(|c| c.vector.is_none()).map(move |c| (c.id, embedding_text(&label, &c.heading_path, &c.text)))
+        })
+        .collect()
 }
 
 /// Parses a file gets when each ends in a crash, a hang or an interrupted run.
