@@ -2,6 +2,8 @@
 //! the real core behind them: SQLite, Tantivy and usearch in a temp dir, PDFium, MiniLM and
 //! the default GGUF model.
 
+mod ipc;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -11,9 +13,8 @@ use pagewise_app::with_commands;
 use pagewise_core::index::feedback::FeedbackStore;
 use pagewise_core::library::LibraryStatus;
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
-use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
+use tauri::ipc::InvokeResponseBody;
+use tauri::test::mock_builder;
 use tauri::WebviewWindowBuilder;
 
 fn sample_dir() -> PathBuf {
@@ -34,16 +35,7 @@ enum Reply {
 }
 
 fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Reply, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(webview, request).map(|r| match r {
+    ipc::invoke_raw(webview, cmd, body).map(|r| match r {
         InvokeResponseBody::Json(text) => Reply::Json(serde_json::from_str(&text).unwrap()),
         InvokeResponseBody::Raw(bytes) => Reply::Raw(bytes),
     })

@@ -3,6 +3,7 @@
 
 #[path = "../../crates/cli/tests/llama_server.rs"]
 mod llama_server;
+mod ipc;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -10,10 +11,9 @@ use std::time::{Duration, Instant};
 use llama_server::Server;
 use pagewise_app::state::{AppState, StartOptions};
 use pagewise_app::with_commands;
+use ipc::{call, invoke};
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
-use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
+use tauri::test::mock_builder;
 use tauri::WebviewWindowBuilder;
 
 const SMALL_MODEL: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
@@ -22,25 +22,7 @@ fn models_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../models")
 }
 
-fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(webview, request).map(|r| match r {
-        InvokeResponseBody::Json(text) => serde_json::from_str(&text).unwrap(),
-        InvokeResponseBody::Raw(_) => panic!("{cmd} returned bytes"),
-    })
-}
 
-fn call<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Value {
-    invoke(webview, cmd, body).unwrap_or_else(|e| panic!("{cmd} failed: {e}"))
-}
 
 fn ask<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W) -> Result<Value, Value> {
     let question = "What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?";

@@ -7,6 +7,7 @@
 
 #[path = "../../crates/cli/tests/file_server.rs"]
 mod file_server;
+mod ipc;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,31 +15,15 @@ use std::time::{Duration, Instant};
 use file_server::{Behaviour, FileServer};
 use pagewise_app::state::{AppState, StartOptions};
 use pagewise_app::with_commands;
+use ipc::invoke;
 use serde_json::{json, Value};
-use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
-use tauri::test::{get_ipc_response, mock_builder, INVOKE_KEY};
-use tauri::webview::InvokeRequest;
+use tauri::test::mock_builder;
 use tauri::WebviewWindowBuilder;
 
 fn models_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../models")
 }
 
-fn invoke<W: AsRef<tauri::Webview<tauri::test::MockRuntime>>>(webview: &W, cmd: &str, body: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().unwrap(),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(webview, request).map(|r| match r {
-        InvokeResponseBody::Json(text) => serde_json::from_str(&text).unwrap(),
-        InvokeResponseBody::Raw(_) => panic!("{cmd} returned bytes"),
-    })
-}
 
 fn sha256(path: &std::path::Path) -> String {
     let out = std::process::Command::new("sha256sum").arg(path).output().unwrap();

@@ -123,45 +123,29 @@ fn valid(a: &Mat, b: &Mat, c: &MatMut) -> bool {
 /// `c = alpha · a · bᵀ + beta · c`: `a` is m × k, `b` is n × k (a weight matrix stored as
 /// PyTorch stores a linear layer's), `c` is m × n.
 pub fn gemm_abt(alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
-    assert!(a.cols == b.cols && c.rows == a.rows && c.cols == b.rows && valid(&a, &b, &c), "gemm_abt: shapes disagree");
-    if c.rows == 0 || c.cols == 0 {
-        return;
-    }
-    let Ok(blas) = library() else { panic!("gemm_abt: no BLAS library (the encoder checks it at load)") };
-    // SAFETY: `valid` checked that every row the call reads or writes lies inside the slices.
-    unsafe {
-        (blas.sgemm)(
-            ROW_MAJOR,
-            NO_TRANS,
-            TRANS,
-            dim(c.rows),
-            dim(c.cols),
-            dim(a.cols),
-            alpha,
-            a.data.as_ptr(),
-            dim(a.stride),
-            b.data.as_ptr(),
-            dim(b.stride),
-            beta,
-            c.data.as_mut_ptr(),
-            dim(c.stride),
-        )
-    }
+    assert!(a.cols == b.cols && c.rows == a.rows && c.cols == b.rows, "gemm_abt: shapes disagree");
+    sgemm(TRANS, alpha, a, b, beta, c);
 }
 
 /// `c = alpha · a · b + beta · c`: `a` is m × k, `b` is k × n, `c` is m × n.
 pub fn gemm_ab(alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
-    assert!(a.cols == b.rows && c.rows == a.rows && c.cols == b.cols && valid(&a, &b, &c), "gemm_ab: shapes disagree");
+    assert!(a.cols == b.rows && c.rows == a.rows && c.cols == b.cols, "gemm_ab: shapes disagree");
+    sgemm(NO_TRANS, alpha, a, b, beta, c);
+}
+
+fn sgemm(trans_b: c_int, alpha: f32, a: Mat, b: Mat, beta: f32, c: MatMut) {
+    assert!(valid(&a, &b, &c), "gemm: shapes disagree with the slices");
     if c.rows == 0 || c.cols == 0 {
         return;
     }
-    let Ok(blas) = library() else { panic!("gemm_ab: no BLAS library (the encoder checks it at load)") };
-    // SAFETY: as in `gemm_abt`.
+    let Ok(blas) = library() else { panic!("gemm: no BLAS library (the encoder checks it at load)") };
+    // SAFETY: `valid` checked that every row the call reads or writes lies inside the slices,
+    // and the callers checked that the shapes fit the operation.
     unsafe {
         (blas.sgemm)(
             ROW_MAJOR,
             NO_TRANS,
-            NO_TRANS,
+            trans_b,
             dim(c.rows),
             dim(c.cols),
             dim(a.cols),
@@ -219,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "shapes disagree")]
+    #[should_panic(expected = "shapes disagree with the slices")]
     fn a_view_past_its_slice_is_refused() {
         let a = vec![0.0; 6];
         let mut c = vec![0.0; 4];
