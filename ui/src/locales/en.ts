@@ -271,7 +271,7 @@ export const en = {
   "settings.endpointFound": "{n} models found",
   "settings.endpointFound.one": "{n} model found",
   "settings.endpointUnreachable": "Could not list the server’s models",
-  "settings.endpointNetwork": "Uses the network: each question and its evidence passages are sent to this server. Search, citations and checks stay on this computer. An API key, if needed, is read from PAGEWISE_API_KEY.",
+  "settings.endpointNetwork": "Uses the network: each question and its evidence passages are sent to this server. Search, citations and checks stay on this computer. An API key, if the server needs one, goes below.",
   "settings.contextLength": "{tokens}-token context",
   "settings.license": "license {license}",
   "settings.loaded": "Loaded: {model}",

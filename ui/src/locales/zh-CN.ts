@@ -273,7 +273,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "settings.endpointFound": "找到 {n} 个模型",
   "settings.endpointFound.one": "找到 {n} 个模型",
   "settings.endpointUnreachable": "无法列出服务器的模型",
-  "settings.endpointNetwork": "会使用网络：每个问题及其证据段落都会发送到该服务器。检索、引用和核对仍在本机进行。如需 API 密钥，从 PAGEWISE_API_KEY 读取。",
+  "settings.endpointNetwork": "会使用网络：每个问题及其证据段落都会发送到该服务器。检索、引用和核对仍在本机进行。如服务器需要 API 密钥，请在下方填写。",
   "settings.contextLength": "上下文 {tokens} 词元",
   "settings.license": "许可证 {license}",
   "settings.loaded": "已加载：{model}",
