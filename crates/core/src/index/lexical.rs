@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermSetQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery};
 use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, INDEXED, STORED};
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
 use super::mixed_tokenizer::{analyzer, spaced_query, MIXED_TOKENIZER};
@@ -223,7 +224,7 @@ impl LexicalIndex {
         key: &str,
     ) -> Result<Vec<(i64, f32)>> {
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, fields);
+        let mut parser = QueryParser::for_index(&self.index, fields.clone());
         for &(field, boost) in boosts {
             parser.set_field_boost(field, boost);
         }
@@ -231,19 +232,23 @@ impl LexicalIndex {
         if cleaned.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let (mut parsed, _errors) = parser.parse_query_lenient(&cleaned);
-        if !extra.is_empty() {
-            let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Should, parsed)];
-            for (word, weight) in extra {
-                let cleaned = sanitize_query(word);
-                if cleaned.trim().is_empty() {
-                    continue;
-                }
-                let (q, _) = parser.parse_query_lenient(&cleaned);
-                clauses.push((Occur::Should, Box::new(BoostQuery::new(q, *weight))));
+        let mut analyzer = self.analyzer()?;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut add_words = |text: &str, weight: f32| {
+            // A word written twice counts once, as the query parser has it.
+            let mut seen = std::collections::HashSet::new();
+            for word in text.split_whitespace().filter(|w| seen.insert(*w)) {
+                clauses.extend(word_clauses(&parser, &mut analyzer, word, weight, &fields, boosts));
             }
-            parsed = Box::new(BooleanQuery::new(clauses));
+        };
+        add_words(&cleaned, 1.0);
+        for (word, weight) in extra {
+            add_words(&sanitize_query(word), *weight);
         }
+        if clauses.is_empty() {
+            return Ok(Vec::new());
+        }
+        let parsed: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
         let query: Box<dyn Query> = match docs {
             Some(ids) => {
                 let terms = ids.iter().map(|&d| Term::from_field_u64(f.doc_id, d as u64));
@@ -293,11 +298,7 @@ impl LexicalIndex {
     /// index's own stemming (0 means the library never uses the word).
     pub fn document_frequencies(&self, words: &[String]) -> Result<Vec<u64>> {
         let f = self.fields;
-        let mut analyzer = self
-            .index
-            .tokenizers()
-            .get(MIXED_TOKENIZER)
-            .ok_or_else(|| Error::Lexical { path: self.dir.clone(), message: format!("{MIXED_TOKENIZER} tokenizer missing") })?;
+        let mut analyzer = self.analyzer()?;
         let searcher = self.reader.searcher();
         let mut out = Vec::with_capacity(words.len());
         for word in words {
@@ -317,8 +318,55 @@ impl LexicalIndex {
         Ok(out)
     }
 
+    fn analyzer(&self) -> Result<TextAnalyzer> {
+        self.index
+            .tokenizers()
+            .get(MIXED_TOKENIZER)
+            .ok_or_else(|| Error::Lexical { path: self.dir.clone(), message: format!("{MIXED_TOKENIZER} tokenizer missing") })
+    }
+
     pub fn num_docs(&self) -> u64 {
         self.reader.searcher().num_docs()
+    }
+}
+
+/// The clauses one word of a query adds, `weight` times a question word. A word that is one
+/// token becomes one term query per field, side by side with every other word's, so the
+/// query is a flat disjunction of term queries, which Tantivy ranks with block-max WAND and
+/// need not score every passage that shares a common word. The score is what the query
+/// parser's nesting (fields within words) gives: the same term scores, summed. Any other word
+/// (several tokens, or the characters the parser reads as syntax) is left to the parser.
+fn word_clauses(
+    parser: &QueryParser,
+    analyzer: &mut TextAnalyzer,
+    word: &str,
+    weight: f32,
+    fields: &[Field],
+    boosts: &[(Field, f32)],
+) -> Vec<(Occur, Box<dyn Query>)> {
+    let boosted = |query: Box<dyn Query>, boost: f32| -> Box<dyn Query> {
+        if boost == 1.0 {
+            query
+        } else {
+            Box::new(BoostQuery::new(query, boost))
+        }
+    };
+    let mut tokens = Vec::new();
+    analyzer.token_stream(word).process(&mut |t| tokens.push(t.text.clone()));
+    match tokens.as_slice() {
+        [] => Vec::new(),
+        [token] if word.chars().all(char::is_alphanumeric) => fields
+            .iter()
+            .map(|&field| {
+                let boost = boosts.iter().find(|(f, _)| *f == field).map_or(1.0, |(_, b)| *b);
+                let term = TermQuery::new(Term::from_field_text(field, token), IndexRecordOption::WithFreqs);
+                (Occur::Should, boosted(Box::new(term), boost * weight))
+            })
+            .collect(),
+        _ => {
+            let (query, _) = parser.parse_query_lenient(word);
+            vec![(Occur::Should, boosted(query, weight))]
+        }
     }
 }
 
@@ -333,4 +381,98 @@ fn sanitize_query(query: &str) -> String {
         .filter(|w| !w.is_empty() && !matches!(w.to_ascii_uppercase().as_str(), "AND" | "OR" | "NOT" | "IN"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The query as the parser nests it (fields within words, extra words boosted whole): the
+    /// scores the flat query must reproduce.
+    fn parser_ranking(index: &LexicalIndex, query: &str, extra: &[(String, f32)], docs: Option<&[i64]>) -> Vec<(i64, f32)> {
+        let f = index.fields;
+        let mut parser = QueryParser::for_index(&index.index, vec![f.body, f.heading, f.title]);
+        parser.set_field_boost(f.title, 0.5);
+        parser.set_field_boost(f.heading, 0.5);
+        let (question, _) = parser.parse_query_lenient(&sanitize_query(query));
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Should, question)];
+        for (word, weight) in extra {
+            let (q, _) = parser.parse_query_lenient(&sanitize_query(word));
+            clauses.push((Occur::Should, Box::new(BoostQuery::new(q, *weight))));
+        }
+        let mut query: Box<dyn Query> = Box::new(BooleanQuery::new(clauses));
+        if let Some(ids) = docs {
+            let terms = ids.iter().map(|&d| Term::from_field_u64(f.doc_id, d as u64));
+            query = Box::new(BooleanQuery::new(vec![(Occur::Must, query), (Occur::Must, Box::new(TermSetQuery::new(terms)))]));
+        }
+        let searcher = index.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(10_000).order_by_score()).unwrap();
+        let mut out: Vec<(i64, f32)> = top
+            .into_iter()
+            .filter_map(|(score, addr)| {
+                let column = searcher.segment_reader(addr.segment_ord).fast_fields().u64("chunk_id").unwrap();
+                column.first(addr.doc_id).map(|id| (id as i64, score))
+            })
+            .collect();
+        sort_ranked(&mut out);
+        out
+    }
+
+    #[test]
+    fn the_flat_query_ranks_and_scores_as_the_parsers_nesting() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut index, _) = LexicalIndex::open(dir.path(), true).unwrap();
+        let words = [
+            "revenue", "net", "income", "capital", "expenditure", "purchases", "property", "equipment", "dividend", "cash",
+            "operating", "margin", "segment", "U.S.", "company's", "收入", "增长", "营业收入同比增长", "2022", "fiscal",
+        ];
+        let mut state = 7u64;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut bodies = Vec::new();
+        for _ in 0..600 {
+            let len = 5 + next(30);
+            let body: Vec<&str> = (0..len).map(|_| words[next(words.len())]).collect();
+            bodies.push((words[next(words.len())].to_string(), body.join(" ")));
+        }
+        for (doc, chunk) in bodies.chunks(20).enumerate() {
+            let rows: Vec<LexicalChunk<'_>> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, (heading, body))| LexicalChunk {
+                    chunk_id: (doc * 100 + i + 1) as i64,
+                    title: if doc % 3 == 0 { "Annual report revenue" } else { "Quarterly filing" },
+                    heading,
+                    body,
+                })
+                .collect();
+            index.add_chunks(doc as i64 + 1, &rows).unwrap();
+        }
+        index.commit().unwrap();
+        let extra = vec![("purchases".to_string(), 0.3), ("equipment".to_string(), 0.2), ("U.S.".to_string(), 0.1)];
+        let queries = [
+            "revenue",
+            "What was net income in fiscal 2022?",
+            "capital expenditure capital",
+            "the company's U.S. revenue",
+            "营业收入同比增长多少",
+            "dividend AND cash OR margin",
+            "averyveryveryveryveryveryveryveryverylongwordthatisdropped revenue",
+        ];
+        let scope: Vec<i64> = vec![2, 5, 9, 17];
+        for q in queries {
+            for (extra, docs) in [(&[][..], None), (&extra[..], None), (&extra[..], Some(&scope[..]))] {
+                let ours = if extra.is_empty() { index.search(q, 50, docs).unwrap() } else { index.search_expanded(q, extra, 50, docs).unwrap() };
+                let reference = parser_ranking(&index, q, extra, docs);
+                assert!(!ours.is_empty(), "{q}");
+                assert_eq!(ours.len(), reference.len().min(50), "{q} {extra:?} {docs:?}");
+                for (a, b) in ours.iter().zip(&reference) {
+                    assert_eq!(a.0, b.0, "{q} {extra:?} {docs:?}: {ours:?} vs {reference:?}");
+                    assert!((a.1 - b.1).abs() <= 1e-4 * b.1.abs().max(1.0), "{q}: {a:?} vs {b:?}");
+                }
+            }
+        }
+    }
 }
