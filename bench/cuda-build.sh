@@ -21,17 +21,22 @@ arch="${CUDA_COMPUTE_CAP:-90}"
 toolkit="${CUDA_TOOLKIT_DIR:-$root/target/cuda-toolkit-$cuda_version}"
 home="$toolkit/nvidia/cu$major"
 
-if [ ! -x "$home/bin/nvcc" ]; then
-  wheels="$toolkit/wheels"
-  mkdir -p "$wheels"
-  echo "cuda-build: fetching the CUDA $cuda_version toolkit wheels from PyPI into $wheels" >&2
-  for pkg in nvidia-cuda-nvcc nvidia-cuda-runtime nvidia-cublas nvidia-cuda-crt nvidia-nvvm nvidia-cuda-cccl; do
+wheels="$toolkit/wheels"
+mkdir -p "$wheels"
+minor="${cuda_version#*.}"
+# cuRAND has its own numbering: CUDA 13.N ships cuRAND 10.4.N. candle links it and NVRTC.
+for spec in nvidia-cuda-nvcc=="$cuda_version.*" nvidia-cuda-runtime=="$cuda_version.*" nvidia-cublas=="$cuda_version.*" \
+            nvidia-cuda-crt=="$cuda_version.*" nvidia-nvvm=="$cuda_version.*" nvidia-cuda-cccl=="$cuda_version.*" \
+            nvidia-cuda-nvrtc=="$cuda_version.*" nvidia-curand=="${CURAND_VERSION:-10.4.$minor}.*"; do
+  name="${spec%%==*}"
+  if ! ls "$wheels/${name//-/_}"-*.whl >/dev/null 2>&1; then
+    echo "cuda-build: fetching $spec from PyPI into $wheels" >&2
     python3 -m pip download --quiet --no-deps --only-binary=:all: \
       --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux2014_x86_64 \
-      --platform manylinux2010_x86_64 --python-version 3.11 "$pkg==$cuda_version.*" -d "$wheels"
-  done
-  for w in "$wheels"/*.whl; do unzip -q -o "$w" 'nvidia/*' -d "$toolkit"; done
-fi
+      --platform manylinux2010_x86_64 --python-version 3.11 "$spec" -d "$wheels"
+    for w in "$wheels/${name//-/_}"-*.whl; do unzip -q -o "$w" 'nvidia/*' -d "$toolkit"; done
+  fi
+done
 [ -x "$home/bin/nvcc" ] || { echo "cuda-build: no nvcc in $home/bin after unpacking" >&2; exit 1; }
 chmod +x "$home"/bin/* "$home"/nvvm/bin/* 2>/dev/null || true
 
@@ -41,6 +46,18 @@ for lib in "$home"/lib/lib*.so.*; do
   [ -e "$base" ] || ln -s "$(basename "$lib")" "$base"
 done
 [ -e "$home/lib64" ] || ln -s lib "$home/lib64"
+
+# The driver (libcuda) comes with the GPU's driver, not with the toolkit, and the wheels carry
+# no link stub for it. One is made from the toolkit's cuda.h: every driver function as an
+# empty symbol, named libcuda.so.1 so that the program loads the real driver at run time.
+# It sits in lib/stubs, where CMake and cudarc look at build time and nothing looks at run time.
+stubs="$home/lib/stubs"
+if [ ! -e "$stubs/libcuda.so" ]; then
+  mkdir -p "$stubs"
+  gcc -E -P -I"$home/include" "$home/include/cuda.h" | tr '\n' ' ' \
+    | grep -oP '\bCUresult\s+\Kcu\w+(?=\s*\()' | sort -u | sed 's/.*/void &(void) {}/' > "$stubs/libcuda-stub.c"
+  gcc -shared -fPIC -o "$stubs/libcuda.so" "$stubs/libcuda-stub.c" -Wl,-soname,libcuda.so.1
+fi
 
 export CUDA_HOME="$home" CUDA_PATH="$home" CUDA_ROOT="$home" CUDAToolkit_ROOT="$home" CUDACXX="$home/bin/nvcc"
 export PATH="$home/bin:$PATH"
@@ -52,9 +69,12 @@ export LD_LIBRARY_PATH="$home/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # candle's kernels (bindgen_cuda) and llama.cpp's (CMake) for this one architecture only.
 export CUDA_COMPUTE_CAP="$arch" CMAKE_CUDA_ARCHITECTURES="$arch"
 export CARGO_TARGET_DIR="${CUDA_TARGET_DIR:-$root/target/cuda}"
+# llama.cpp as shared libraries: linked statically it asks for cuBLAS's static archives, which
+# NVIDIA's wheels do not carry. They land beside the binary (libllama.so, libggml*.so).
+export LLAMA_BUILD_SHARED_LIBS=1
 
 echo "cuda-build: $("$home/bin/nvcc" --version | tail -1), sm_$arch, target $CARGO_TARGET_DIR" >&2
 cargo build --release --locked -p pagewise-cli --features cuda >&2
 bin="$CARGO_TARGET_DIR/release/pagewise"
-echo "cuda-build: built $(du -m "$bin" | cut -f1) MB; it needs libcudart.so.$major and libcublas.so.$major at run time" >&2
+echo "cuda-build: built $(du -m "$bin" | cut -f1) MB. To run it: LD_LIBRARY_PATH=$(dirname "$bin"):$home/lib (llama.cpp's libraries, and the CUDA runtime, cuBLAS, cuRAND and NVRTC); the driver's libcuda.so.1 comes from the machine" >&2
 echo "$bin"
