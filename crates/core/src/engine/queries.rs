@@ -9,7 +9,7 @@ use crate::embed::{EmbedCount, SharedEmbedder};
 use crate::error::Result;
 use crate::index::store::{ChunkRecord, StoredFailure, VersionRecord, SCHEMA_VERSION};
 use crate::index::{DocumentInfo, LexicalIndex, MetaKey, Store, VectorIndex};
-use crate::retrieve::{Retriever, SearchParams, SearchResults};
+use crate::retrieve::{LibrarySnapshot, Retriever, SearchParams, SearchResults};
 use crate::viewer::ViewedDocument;
 
 use super::EngineConfig;
@@ -22,6 +22,8 @@ pub(crate) mod sealed {
         pub store: &'a Store,
         pub lexical: &'a LexicalIndex,
         pub vectors: &'a VectorIndex,
+        /// A reader's snapshot of what searches read of the whole library.
+        pub snapshot: Option<&'a LibrarySnapshot>,
     }
 
     /// How a reader or writer lends its stores; not for use outside the engine.
@@ -84,7 +86,7 @@ pub trait Queries: Access {
     /// Hybrid search (see [`SearchParams`]).
     fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
         let embedder = self.shared_embedder().as_ref();
-        self.with_stores(|s| Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder }.search(query, params))
+        self.with_stores(|s| Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }.search(query, params))
     }
 
     /// Every indexed document with its facets (organisation, period, kind, language).

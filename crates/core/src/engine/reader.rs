@@ -7,11 +7,13 @@ use super::EngineConfig;
 use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
 use crate::index::{self, LexicalIndex, MetaKey, Store, VectorIndex};
+use crate::retrieve::LibrarySnapshot;
 
 struct ReadStores {
     store: Store,
     lexical: LexicalIndex,
     vectors: VectorIndex,
+    snapshot: LibrarySnapshot,
 }
 
 pub struct Reader {
@@ -57,11 +59,11 @@ impl Reader {
         // Vectors of another model would answer nonsense: keyword search only until re-embedded.
         let model_matches = store.meta(&MetaKey::EmbedModel)?.is_none_or(|m| m == embedder.model_id());
         let vectors = if model_matches {
-            index::verified_vectors(&store, &path, dims, config.vector)?.0
+            index::verified_vectors(&store, &path, dims, config.vector, index::OpenMode::View)?.0
         } else {
             VectorIndex::empty(&path, dims, config.vector)?
         };
-        Ok(Reader { config, embedder, stores: Mutex::new(ReadStores { store, lexical, vectors }), notices })
+        Ok(Reader { config, embedder, stores: Mutex::new(ReadStores { store, lexical, vectors, snapshot: LibrarySnapshot::default() }), notices })
     }
 
     /// What opening found (an index embedded with another model).
@@ -73,7 +75,7 @@ impl Reader {
 impl Access for Reader {
     fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
         let stores = self.stores.lock().map_err(|_| Error::Worker("an earlier call panicked while holding the index".into()))?;
-        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors })
+        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: Some(&stores.snapshot) })
     }
 
     fn engine_config(&self) -> &EngineConfig {

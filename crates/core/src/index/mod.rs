@@ -22,7 +22,7 @@ pub use conversations::Conversations;
 pub use import::{PreparedChunk, PreparedDocument};
 pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
-pub use vector::{VectorIndex, VectorSettings};
+pub use vector::{OpenMode, VectorIndex, VectorSettings};
 pub use meta::MetaKey;
 pub use writer::IndexRun;
 
@@ -119,7 +119,7 @@ impl Stores {
 
     fn load_or_rebuild_vectors(&mut self, settings: VectorSettings, save: bool, report: &mut OpenReport) -> Result<()> {
         let path = self.data_dir.join(VECTOR_FILE);
-        let (vectors, rebuilt) = verified_vectors(&self.store, &path, self.vectors.dimensions(), settings)?;
+        let (vectors, rebuilt) = verified_vectors(&self.store, &path, self.vectors.dimensions(), settings, OpenMode::Owned)?;
         self.vectors = vectors;
         if rebuilt && save {
             let sum = self.vectors.save_atomic()?;
@@ -172,10 +172,16 @@ impl Stores {
 /// The vector index at `path` when its checksum and size agree with SQLite, else one rebuilt
 /// in memory from SQLite's vectors; the flag says it was rebuilt (nothing to rebuild when
 /// there are no vectors and no file). Readers and the writer both load vectors this way.
-pub fn verified_vectors(store: &Store, path: &Path, dimensions: usize, settings: VectorSettings) -> Result<(VectorIndex, bool)> {
+pub fn verified_vectors(
+    store: &Store,
+    path: &Path,
+    dimensions: usize,
+    settings: VectorSettings,
+    mode: OpenMode,
+) -> Result<(VectorIndex, bool)> {
     let expected = store.meta(&MetaKey::VectorChecksum)?;
     let (_, embedded) = store.chunk_counts()?;
-    if let Some(v) = VectorIndex::load_verified(path, dimensions, expected.as_deref(), settings)? {
+    if let Some(v) = VectorIndex::load_verified(path, dimensions, expected.as_deref(), settings, mode)? {
         if v.len() as u64 == embedded {
             return Ok((v, false));
         }

@@ -9,6 +9,7 @@ mod copies;
 pub mod expand;
 pub mod rerank;
 mod routing;
+mod snapshot;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -16,6 +17,8 @@ use std::path::PathBuf;
 use copies::Copies;
 use rerank::{PageCandidate, QuestionTerms, RerankWeights};
 pub use routing::Routing;
+pub use snapshot::LibrarySnapshot;
+use snapshot::LibraryFacts;
 
 use serde::Serialize;
 
@@ -177,11 +180,17 @@ pub struct Retriever<'a> {
     pub lexical: &'a LexicalIndex,
     pub vectors: &'a VectorIndex,
     pub embedder: &'a dyn Embedder,
+    /// A reader's snapshot of the library's counts and documents; `None` reads them afresh.
+    pub snapshot: Option<&'a LibrarySnapshot>,
 }
 
 impl Retriever<'_> {
+    fn facts(&self) -> LibraryFacts<'_> {
+        LibraryFacts { store: self.store, snapshot: self.snapshot }
+    }
+
     pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
-        let (total_chunks, embedded) = self.store.chunk_counts()?;
+        let (total_chunks, embedded) = self.facts().chunk_counts()?;
         let user_scope = match &params.documents {
             Some(ids) => {
                 let mut ids = ids.clone();
@@ -226,11 +235,11 @@ impl Retriever<'_> {
         })?;
         let vector = match &query_vector {
             Some(qv) => {
-                let allowed: Option<HashSet<i64>> = match &scope_docs {
-                    Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?.into_iter().collect()),
+                let allowed: Option<Vec<i64>> = match &scope_docs {
+                    Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?),
                     None => None,
                 };
-                self.vectors.search(qv, candidates, allowed.as_ref())?
+                self.vectors.search(qv, candidates, allowed.as_deref())?
             }
             None => Vec::new(),
         };
@@ -333,14 +342,13 @@ impl Retriever<'_> {
 
     /// Routing among the documents the user's scope allows (all when it is empty).
     fn route(&self, query: &str, scope: Option<&[i64]>) -> Result<Routing> {
-        let infos: Vec<(i64, String, crate::facets::DocumentFacets)> = self
-            .store
-            .all_documents()?
-            .into_iter()
+        let all = self.facts().documents()?;
+        let infos: Vec<(i64, String, &crate::facets::DocumentFacets)> = all
+            .iter()
             .filter(|d| scope.is_none_or(|s| s.binary_search(&d.doc_id).is_ok()))
             .filter_map(|d| {
                 let label = crate::index::document_label(&d.title, &d.path);
-                d.facets.map(|f| (d.doc_id, label, f))
+                d.facets.as_ref().map(|f| (d.doc_id, label, f))
             })
             .collect();
         let documents: Vec<crate::facets::RoutedDocument<'_>> = infos
