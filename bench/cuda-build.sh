@@ -12,7 +12,7 @@
 #   CUDA_TOOLKIT_DIR   where the toolkit is unpacked (default target/cuda-toolkit-VERSION)
 #   CUDA_TARGET_DIR    cargo's target dir for this build (default target/cuda), kept apart from
 #                      the CPU builds so neither rebuilds the other
-# Prints the binary's path as its last line.
+# Prints the launcher's path (pagewise-gpu, beside the binary) as its last line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cuda_version="${CUDA_VERSION:-13.0}"
@@ -76,5 +76,41 @@ export LLAMA_BUILD_SHARED_LIBS=1
 echo "cuda-build: $("$home/bin/nvcc" --version | tail -1), sm_$arch, target $CARGO_TARGET_DIR" >&2
 cargo build --release --locked -p pagewise-cli --features cuda >&2
 bin="$CARGO_TARGET_DIR/release/pagewise"
-echo "cuda-build: built $(du -m "$bin" | cut -f1) MB. To run it: LD_LIBRARY_PATH=$(dirname "$bin"):$home/lib (llama.cpp's libraries, and the CUDA runtime, cuBLAS, cuRAND and NVRTC); the driver's libcuda.so.1 comes from the machine" >&2
-echo "$bin"
+bin_dir="$(dirname "$bin")"
+# The binary asks for llama.cpp's libraries by soname (libllama.so.0, libggml-base.so.0);
+# cargo copies only the unversioned names beside it. The versioned files and their links come
+# from the newest llama.cpp build folder.
+llama_lib="$(ls -dt "$CARGO_TARGET_DIR"/release/build/llama-cpp-sys-2-*/out/lib 2>/dev/null | head -1)"
+[ -n "$llama_lib" ] || { echo "cuda-build: no llama.cpp build folder under $CARGO_TARGET_DIR/release/build" >&2; exit 1; }
+cp -P "$llama_lib"/lib*.so* "$bin_dir"/
+# The binary links the driver (libcuda.so.1), so without an NVIDIA driver it cannot start at
+# all. The launcher runs it where a driver is installed, and otherwise runs the CPU build
+# (PAGEWISE_CPU_BIN, or `pagewise` on PATH) after saying why.
+launcher="$bin_dir/pagewise-gpu"
+cat > "$launcher" <<LAUNCHER
+#!/usr/bin/env bash
+# Runs the CUDA build of pagewise where an NVIDIA driver is installed, else the CPU build.
+set -euo pipefail
+here="\$(cd "\$(dirname "\${BASH_SOURCE[0]}")" && pwd)"
+toolkit_lib="\${PAGEWISE_CUDA_LIB:-$home/lib}"
+export LD_LIBRARY_PATH="\$here:\$toolkit_lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+driver_found() {
+  /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' && return 0
+  local dir
+  for dir in \${LD_LIBRARY_PATH//:/ }; do [ -e "\$dir/libcuda.so.1" ] && return 0; done
+  return 1
+}
+if driver_found; then
+  exec "\$here/pagewise" "\$@"
+fi
+cpu="\${PAGEWISE_CPU_BIN:-\$(command -v pagewise || true)}"
+if [ -z "\$cpu" ] || [ ! -x "\$cpu" ]; then
+  echo "pagewise-gpu: no NVIDIA driver here (libcuda.so.1 not found), and no CPU build to run instead: set PAGEWISE_CPU_BIN or put pagewise on PATH" >&2
+  exit 127
+fi
+echo "pagewise-gpu: no NVIDIA driver here (libcuda.so.1 not found); running the CPU build \$cpu" >&2
+exec "\$cpu" "\$@"
+LAUNCHER
+chmod +x "$launcher"
+echo "cuda-build: built $(du -m "$bin" | cut -f1) MB, llama.cpp's libraries beside it. Run it through $launcher (it finds llama.cpp's libraries, the CUDA runtime, cuBLAS, cuRAND and NVRTC; the driver's libcuda.so.1 comes from the machine, and without one it runs the CPU build)" >&2
+echo "$launcher"
