@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use pagewise_core::index::{PreparedChunk, PreparedDocument};
 use pagewise_core::progress::Silent;
+use pagewise_core::retrieve::StageTimes;
 use pagewise_core::{Queries, Reader, SearchParams, Writer};
 
 use crate::Context_;
@@ -241,6 +242,28 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// P50 and P95 of each search stage, to say which part makes a slow percentile slow.
+fn stage_percentiles(stages: &[StageTimes]) -> serde_json::Value {
+    let fields: [(&str, fn(&StageTimes) -> f64); 8] = [
+        ("route", |s| s.route_ms),
+        ("lexical", |s| s.lexical_ms),
+        ("embed", |s| s.embed_ms),
+        ("vector", |s| s.vector_ms),
+        ("expand", |s| s.expand_ms),
+        ("fetch", |s| s.fetch_ms),
+        ("rank", |s| s.rank_ms),
+        ("total", |s| s.total_ms),
+    ];
+    let mut out = serde_json::Map::new();
+    for (name, field) in fields {
+        let mut values: Vec<f64> = stages.iter().map(field).collect();
+        values.sort_by(|x, y| x.total_cmp(y));
+        let round = |v: f64| (v * 10.0).round() / 10.0;
+        out.insert(name.into(), serde_json::json!({ "p50": round(percentile(&values, 50.0)), "p95": round(percentile(&values, 95.0)) }));
+    }
+    serde_json::Value::Object(out)
+}
+
 fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
     let queries = read_field(&a.queries, "question")?;
     let config = ctx.config(std::time::Duration::from_secs(60))?;
@@ -255,6 +278,7 @@ fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
     reader.search(&queries[0], &params)?;
     let first_ms = first.elapsed().as_secs_f64() * 1000.0;
     let mut times = Vec::with_capacity(queries.len() * a.runs);
+    let mut stages = Vec::with_capacity(queries.len() * a.runs);
     for _ in 0..a.runs.max(1) {
         for q in &queries {
             let t = Instant::now();
@@ -263,9 +287,11 @@ fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
             if results.hits.is_empty() {
                 bail!("no hits for {q:?}");
             }
+            stages.push(results.stages);
         }
     }
     times.sort_by(|x, y| x.total_cmp(y));
+    let stage_percentiles = stage_percentiles(&stages);
     let (rss, peak) = memory_mb();
     let counts = reader.library_counts()?;
     println!(
@@ -274,6 +300,7 @@ fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
             "chunks": counts.chunks, "documents": counts.documents.len(), "open_ms": open_ms, "first_query_ms": first_ms,
             "queries": times.len(), "p50_ms": percentile(&times, 50.0), "p95_ms": percentile(&times, 95.0),
             "max_ms": times.last().copied().unwrap_or(0.0), "rss_mb": rss, "peak_rss_mb": peak, "disk_mb": disk_mb(&ctx.data_dir),
+            "stages": stage_percentiles,
         })
     );
     Ok(0)

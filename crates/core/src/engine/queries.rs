@@ -263,4 +263,33 @@ mod tests {
         assert!(reader.verify().unwrap().is_consistent());
         assert!(writer.verify().unwrap().is_consistent());
     }
+
+    #[test]
+    fn a_readers_snapshot_gives_the_stores_passages_and_labels_and_keeps_them() {
+        let lib = test_library();
+        lib.reader
+            .with_stores(|s| {
+                assert!(s.snapshot.is_some(), "a reader keeps a snapshot");
+                let facts = crate::retrieve::LibraryFacts { store: s.store, snapshot: s.snapshot };
+                let docs: Vec<i64> = s.store.all_documents()?.iter().map(|d| d.doc_id).collect();
+                assert_eq!(docs.len(), 2);
+                let all = s.store.chunk_ids_of_documents(&docs)?;
+                assert!(all.len() >= 3, "{all:?}");
+                let sets = [vec![docs[0]], vec![docs[1]], docs.clone(), vec![docs[1], docs[0], docs[1]], vec![999_999], vec![]];
+                for _ in 0..2 {
+                    // The second round is answered from the snapshot's cache.
+                    for set in &sets {
+                        assert_eq!(facts.chunk_ids_of_documents(set)?, s.store.chunk_ids_of_documents(set)?, "{set:?}");
+                    }
+                }
+                let labels = facts.routing_labels()?;
+                for d in s.store.all_documents()? {
+                    let label = &labels[&d.doc_id];
+                    assert_eq!(label, &crate::index::document_label(&d.title, &d.path).to_lowercase());
+                    assert!(!label.is_empty());
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
 }

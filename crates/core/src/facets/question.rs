@@ -50,7 +50,9 @@ impl QuestionFacets {
         // "Footlocker" for "Foot Locker": two adjacent question words squashed, or one word.
         if alias_words.len() == 1 && alias_words[0].len() >= 5 {
             let target = alias_words[0];
-            return self.words.windows(2).any(|w| format!("{}{}", w[0], w[1]) == target);
+            return self.words.windows(2).any(|w| {
+                target.len() == w[0].len() + w[1].len() && target.starts_with(w[0].as_str()) && target.ends_with(w[1].as_str())
+            });
         }
         false
     }

@@ -19,6 +19,7 @@ pub struct RouteScore {
 pub struct RoutedDocument<'a> {
     pub doc_id: i64,
     pub facets: &'a DocumentFacets,
+    /// In lower case (made once per library, not once per question).
     pub label: &'a str,
 }
 
@@ -27,10 +28,12 @@ pub struct RoutedDocument<'a> {
 /// An organisation the library knows from one document also claims documents whose title
 /// carries its name without a legal suffix ("Halden Robotics employee handbook").
 pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec<RouteScore> {
-    let mut named: Vec<&str> = documents.iter().flat_map(|d| d.facets.aliases.iter()).map(String::as_str).filter(|a| question.names(a)).collect();
+    // Many documents share an organisation: each name is tried once.
+    let aliases: std::collections::BTreeSet<&str> = documents.iter().flat_map(|d| d.facets.aliases.iter()).map(String::as_str).collect();
+    let mut named: Vec<&str> = aliases.iter().copied().filter(|a| question.names(a)).collect();
     // The first word of a name of several, written with a capital in the question: people
     // say "Globex" for "Globex Lifting Inc.".
-    for alias in documents.iter().flat_map(|d| d.facets.aliases.iter()) {
+    for alias in &aliases {
         let mut words = alias.split_whitespace();
         if let (Some(first), Some(_)) = (words.next(), words.next()) {
             if first.chars().count() >= 4 && question.capitalised.iter().any(|c| c == first) {
@@ -43,11 +46,10 @@ pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec
     documents
         .iter()
         .map(|d| {
-            let label = d.label.to_lowercase();
             // "Halden" (a file-name alias) and "Halden Robotics Ltd." (a legal name) are one
             // organisation: either name may hold the other.
             let organisation = named.iter().any(|n| {
-                contains_words(&label, n) || d.facets.aliases.iter().any(|a| contains_words(a, n) || contains_words(n, a))
+                contains_words(d.label, n) || d.facets.aliases.iter().any(|a| contains_words(a, n) || contains_words(n, a))
             });
             RouteScore {
                 doc_id: d.doc_id,
@@ -155,9 +157,9 @@ mod tests {
         let handbook = DocumentFacets { kind: DocKind::Handbook, language: "en".into(), ..Default::default() };
         let acme = doc("Acme Inc.", "acme", 2022, None, DocKind::AnnualReport);
         let docs = vec![
-            RoutedDocument { doc_id: 1, facets: &acme, label: "Acme annual report" },
-            RoutedDocument { doc_id: 2, facets: &handbook, label: "Acme employee handbook" },
-            RoutedDocument { doc_id: 3, facets: &handbook, label: "Acmeville tourist handbook" },
+            RoutedDocument { doc_id: 1, facets: &acme, label: "acme annual report" },
+            RoutedDocument { doc_id: 2, facets: &handbook, label: "acme employee handbook" },
+            RoutedDocument { doc_id: 3, facets: &handbook, label: "acmeville tourist handbook" },
         ];
         let scores = route(&parse_question("how many holidays do Acme staff get"), &docs);
         let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();

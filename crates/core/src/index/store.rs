@@ -683,11 +683,31 @@ impl Store {
         Ok(ids)
     }
 
+    /// The passage ids of each of `doc_ids` (in no order); a document without passages is
+    /// absent.
+    pub fn chunk_ids_by_document(&self, doc_ids: &[i64]) -> Result<HashMap<i64, Vec<i64>>> {
+        let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+        if doc_ids.is_empty() {
+            return Ok(out);
+        }
+        // Integers only, so the list is written into the statement rather than bound one by
+        // one past SQLite's limit on parameters.
+        let list: Vec<String> = doc_ids.iter().map(i64::to_string).collect();
+        let sql = format!("SELECT document_id, id FROM chunks WHERE document_id IN ({})", list.join(","));
+        let mut stmt = self.conn.prepare(&sql).map_err(|e| self.e(e))?;
+        let mut rows = stmt.query([]).map_err(|e| self.e(e))?;
+        while let Some(row) = rows.next().map_err(|e| self.e(e))? {
+            let doc: i64 = row.get(0).map_err(|e| self.e(e))?;
+            let id: i64 = row.get(1).map_err(|e| self.e(e))?;
+            out.entry(doc).or_default().push(id);
+        }
+        Ok(out)
+    }
+
     pub fn page_text(&self, doc_id: i64, page: u32) -> Result<Option<String>> {
-        self.conn
-            .query_row("SELECT text FROM pages WHERE document_id=?1 AND page=?2", params![doc_id, page], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.e(e))
+        // Cached: reranking reads dozens of pages per search.
+        let mut stmt = self.conn.prepare_cached("SELECT text FROM pages WHERE document_id=?1 AND page=?2").map_err(|e| self.e(e))?;
+        stmt.query_row(params![doc_id, page], |r| r.get(0)).optional().map_err(|e| self.e(e))
     }
 
     pub fn integrity_ok(&self) -> Result<bool> {

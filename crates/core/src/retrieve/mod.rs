@@ -10,15 +10,19 @@ pub mod expand;
 pub mod rerank;
 mod routing;
 mod snapshot;
+mod stages;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::time::Instant;
 
 use copies::Copies;
 use rerank::{PageCandidate, QuestionTerms, RerankWeights};
 pub use routing::Routing;
 pub use snapshot::LibrarySnapshot;
-use snapshot::LibraryFacts;
+pub use stages::StageTimes;
+use stages::ms_since;
+pub(crate) use snapshot::LibraryFacts;
 
 use serde::Serialize;
 
@@ -156,6 +160,8 @@ pub struct SearchResults {
     /// The question's language when the embedding model does not cover it: search then
     /// leaned on keywords.
     pub language_gap: Option<Lang>,
+    #[serde(skip)]
+    pub stages: StageTimes,
 }
 
 /// The vector list's share of its usual fusion weight when the embedding model does not read
@@ -190,6 +196,8 @@ impl Retriever<'_> {
     }
 
     pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
+        let started = Instant::now();
+        let mut stages = StageTimes::default();
         let (total_chunks, embedded) = self.facts().chunk_counts()?;
         let user_scope = match &params.documents {
             Some(ids) => {
@@ -215,34 +223,47 @@ impl Retriever<'_> {
         // The query embedding is the slow part; keyword and document search run beside it.
         let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty();
         let embedder = self.embedder;
-        let (query_vector, lexical, documents) = std::thread::scope(|scope| {
-            let embedding = wants_vector.then(|| scope.spawn(move || embedder.embed(&[query.to_string()], TextRole::Query)));
+        stages.route_ms = ms_since(started);
+        let (query_vector, lexical, documents, embed_ms) = std::thread::scope(|scope| {
+            let embedding = wants_vector.then(|| {
+                scope.spawn(move || {
+                    let began = Instant::now();
+                    embedder.embed(&[query.to_string()], TextRole::Query).map(|v| (v, ms_since(began)))
+                })
+            });
+            let began = Instant::now();
             let lexical = if params.mode != SearchMode::Vector {
                 self.lexical.search(query, candidates, scope_docs.as_deref())?
             } else {
                 Vec::new()
             };
             let documents = self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?;
-            let query_vector = match embedding {
-                Some(handle) => handle
-                    .join()
-                    .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??
-                    .into_iter()
-                    .next(),
-                None => None,
+            stages.lexical_ms = ms_since(began);
+            let (query_vector, embed_ms) = match embedding {
+                Some(handle) => {
+                    let (vectors, ms) = handle
+                        .join()
+                        .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??;
+                    (vectors.into_iter().next(), ms)
+                }
+                None => (None, 0.0),
             };
-            Ok::<_, Error>((query_vector, lexical, documents))
+            Ok::<_, Error>((query_vector, lexical, documents, embed_ms))
         })?;
+        stages.embed_ms = embed_ms;
+        let began = Instant::now();
         let vector = match &query_vector {
             Some(qv) => {
                 let allowed: Option<Vec<i64>> = match &scope_docs {
-                    Some(docs) => Some(self.store.chunk_ids_of_documents(docs)?),
+                    Some(docs) => Some(self.facts().chunk_ids_of_documents(docs)?),
                     None => None,
                 };
                 self.vectors.search(qv, candidates, allowed.as_deref())?
             }
             None => Vec::new(),
         };
+        stages.vector_ms = ms_since(began);
+        let began = Instant::now();
         // The ranking kept for abstaining is the question's own keyword list: the abstain rule
         // was fitted on it.
         let plain_lexical: Vec<(i64, f32)> = lexical.iter().take(RANKING_KEPT).copied().collect();
@@ -256,10 +277,14 @@ impl Retriever<'_> {
                 lexical = self.lexical.search_expanded(query, &words, candidates, scope_docs.as_deref())?;
             }
         }
+        stages.expand_ms = ms_since(began);
+        let began = Instant::now();
         let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
         ids.dedup();
         let records = self.store.chunks_by_ids(&ids)?;
+        stages.fetch_ms = ms_since(began);
+        let began = Instant::now();
         let profile_weight = if params.mode == SearchMode::Hybrid { fusion.document_weight } else { 0.0 };
         let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
         let mut fused = fuse(&lexical, &vector, fusion);
@@ -324,6 +349,8 @@ impl Retriever<'_> {
                 break;
             }
         }
+        stages.rank_ms = ms_since(began);
+        stages.total_ms = ms_since(started);
         Ok(SearchResults {
             hits,
             semantic_complete: embedded == total_chunks,
@@ -337,23 +364,21 @@ impl Retriever<'_> {
             pages,
             query_vector,
             language_gap,
+            stages,
         })
     }
 
     /// Routing among the documents the user's scope allows (all when it is empty).
     fn route(&self, query: &str, scope: Option<&[i64]>) -> Result<Routing> {
         let all = self.facts().documents()?;
-        let infos: Vec<(i64, String, &crate::facets::DocumentFacets)> = all
+        let labels = self.facts().routing_labels()?;
+        let documents: Vec<crate::facets::RoutedDocument<'_>> = all
             .iter()
             .filter(|d| scope.is_none_or(|s| s.binary_search(&d.doc_id).is_ok()))
             .filter_map(|d| {
-                let label = crate::index::document_label(&d.title, &d.path);
-                d.facets.as_ref().map(|f| (d.doc_id, label, f))
+                let label = labels.get(&d.doc_id).map(String::as_str).unwrap_or_default();
+                d.facets.as_ref().map(|facets| crate::facets::RoutedDocument { doc_id: d.doc_id, facets, label })
             })
-            .collect();
-        let documents: Vec<crate::facets::RoutedDocument<'_>> = infos
-            .iter()
-            .map(|(doc_id, label, facets)| crate::facets::RoutedDocument { doc_id: *doc_id, facets, label })
             .collect();
         Ok(Routing::decide(query, &documents))
     }

@@ -182,12 +182,15 @@ pub fn page_candidates(
             }
         }
     }
-    let mut out = Vec::with_capacity(pages.len());
-    for (position, (doc_id, page)) in pages.into_iter().enumerate() {
-        let text = store.page_text(doc_id, page)?.unwrap_or_default();
-        out.push(PageCandidate { doc_id, page, features: question.features(position, &text) });
-    }
-    Ok(out)
+    let texts = pages.iter().map(|&(doc_id, page)| Ok(store.page_text(doc_id, page)?.unwrap_or_default())).collect::<Result<Vec<String>>>()?;
+    // Stemming the pages is most of reranking's time, and each page is independent.
+    use rayon::prelude::*;
+    Ok(pages
+        .par_iter()
+        .zip(texts.par_iter())
+        .enumerate()
+        .map(|(position, (&(doc_id, page), text))| PageCandidate { doc_id, page, features: question.features(position, text) })
+        .collect())
 }
 
 /// Reorders fused chunks by reranked page. Within a page, passages are ordered by the same
