@@ -54,6 +54,9 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
             results.total_chunks
         );
     }
+    if let Some(why) = &results.vectors_unavailable {
+        eprintln!("note: keyword search only: the question could not be embedded ({why})");
+    }
     if let Some(lang) = results.language_gap {
         eprintln!("note: {}", lang.keyword_search_note());
     }

@@ -200,14 +200,33 @@ fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
     assert_eq!(hits.len(), 5, "{hits:?}");
     assert!(hits.iter().all(|h| h["score"].as_f64().unwrap().is_finite() && h["doc_path"].as_str().unwrap().contains("sample")));
 
+    // The server goes away (a laptop off its network): the library still opens and hybrid
+    // search answers from its keyword half, saying why; a search by meaning alone fails clearly.
+    let url = server.url.clone();
+    drop(server);
+    let mut offline = pagewise(data.path());
+    offline.args(["--embed-endpoint", &url, "search", "money set aside for paid time off", "--k", "5", "--json"]);
+    let out = offline.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let hits: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(!hits.is_empty() && hits.iter().all(|h| h["doc_path"].as_str().unwrap().contains("sample")), "{hits:?}");
+    assert!(err.contains("does not answer") && err.contains("keyword search only"), "{err}");
+    let mut by_meaning = pagewise(data.path());
+    by_meaning.args(["--embed-endpoint", &url, "search", "paid time off", "--mode", "vector", "--json"]);
+    let out = by_meaning.output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(embed_model_of(data.path()), format!("endpoint:{url}#smol-embed@576"), "the library's vectors were kept");
+
     // Back to the local model: the library is re-embedded, not searched with the wrong vectors.
     let again = index_json(data.path(), &[&sample]);
     assert_eq!(again["embedded"].as_u64().unwrap(), chunks, "a model change re-embeds every passage: {again}");
     assert!(again["notices"].to_string().contains("model"), "the change is reported: {again}");
     assert!(embed_model_of(data.path()).starts_with("all-MiniLM-L6-v2@"));
 
-    // A server that is gone is an error before any indexing, and the index is left as it was.
-    drop(server);
+    // A server the library has never used is an error before any indexing, and the index is
+    // left as it was.
     let mut gone = pagewise(data.path());
     gone.args(["index", "--embed-endpoint", "http://127.0.0.1:9/v1"]).arg(&sample);
     let out = gone.output().unwrap();

@@ -74,9 +74,31 @@ impl EngineConfig {
             None => Ok(std::sync::Arc::new(crate::embed::SentenceEmbedder::load(&self.models.embedder_dir)?)),
             Some(settings) => {
                 let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
-                Ok(std::sync::Arc::new(crate::openai::EndpointEmbedder::connect(settings, Box::new(counter))?))
+                let failure = match crate::openai::EndpointEmbedder::connect(settings, Box::new(counter)) {
+                    Ok(server) => return Ok(std::sync::Arc::new(server)),
+                    Err(failure) => failure,
+                };
+                // A library whose vectors came from this server still opens without it.
+                let Some((model_id, dimensions)) = self.recorded_embedder() else { return Err(failure) };
+                let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
+                match crate::openai::AwaitedEndpointEmbedder::for_recorded(settings, &model_id, dimensions, Box::new(counter), failure.to_string()) {
+                    Some(awaited) => Ok(std::sync::Arc::new(awaited)),
+                    None => Err(failure),
+                }
             }
         }
+    }
+
+    /// The embedding model and vector size the library in the data dir was embedded with.
+    fn recorded_embedder(&self) -> Option<(String, usize)> {
+        let db = self.data_dir.join(crate::index::SQLITE_FILE);
+        if !db.is_file() {
+            return None;
+        }
+        let store = crate::index::Store::open_reader(&db).ok()?;
+        let model = store.meta(&crate::index::MetaKey::EmbedModel).ok()??;
+        let dimensions = store.meta(&crate::index::MetaKey::EmbedDimensions).ok()??.parse().ok()?;
+        Some((model, dimensions))
     }
 }
 

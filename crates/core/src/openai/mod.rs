@@ -8,5 +8,5 @@ mod http;
 mod sse;
 
 pub use chat::{estimate_tokens, list_models, EndpointGenerator};
-pub use embeddings::EndpointEmbedder;
+pub use embeddings::{AwaitedEndpointEmbedder, EndpointEmbedder};
 pub use http::EndpointSettings;

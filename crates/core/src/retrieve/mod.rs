@@ -160,6 +160,9 @@ pub struct SearchResults {
     /// The question's language when the embedding model does not cover it: search then
     /// leaned on keywords.
     pub language_gap: Option<Lang>,
+    /// Why the question got no vector (the embedder failed), when hybrid search fell back to
+    /// keywords alone.
+    pub vectors_unavailable: Option<String>,
     #[serde(skip)]
     pub stages: StageTimes,
 }
@@ -241,15 +244,25 @@ impl Retriever<'_> {
             stages.lexical_ms = ms_since(began);
             let (query_vector, embed_ms) = match embedding {
                 Some(handle) => {
-                    let (vectors, ms) = handle
+                    let outcome = handle
                         .join()
-                        .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })??;
-                    (vectors.into_iter().next(), ms)
+                        .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })?;
+                    match outcome {
+                        Ok((vectors, ms)) => (Ok(vectors.into_iter().next()), ms),
+                        Err(e) => (Err(e), 0.0),
+                    }
                 }
-                None => (None, 0.0),
+                None => (Ok(None), 0.0),
             };
             Ok::<_, Error>((query_vector, lexical, documents, embed_ms))
         })?;
+        // Hybrid search still has its keyword half when the embedder fails (a server that
+        // stopped answering); a search by meaning alone has nothing to fall back on.
+        let (query_vector, vectors_unavailable) = match query_vector {
+            Ok(v) => (v, None),
+            Err(e) if params.mode == SearchMode::Hybrid => (None, Some(e.to_string())),
+            Err(e) => return Err(e),
+        };
         stages.embed_ms = embed_ms;
         let began = Instant::now();
         let vector = match &query_vector {
@@ -364,6 +377,7 @@ impl Retriever<'_> {
             pages,
             query_vector,
             language_gap,
+            vectors_unavailable,
             stages,
         })
     }
