@@ -177,8 +177,9 @@ fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
     let sample = repo_root().join("assets/sample");
     // llama-server computing mean-pooled embeddings with a real GGUF (SmolLM2: 576 dimensions).
     let server = Server::start(&repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "smol-embed", &["--embeddings", "--pooling", "mean"]);
+    let (url, port) = (server.url.clone(), server.port());
     let remote = |cmd: &mut std::process::Command| {
-        cmd.args(["--embed-endpoint", &server.url]);
+        cmd.args(["--embed-endpoint", &url]);
     };
 
     let mut index = pagewise(data.path());
@@ -202,7 +203,6 @@ fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
 
     // The server goes away (a laptop off its network): the library still opens and hybrid
     // search answers from its keyword half, saying why; a search by meaning alone fails clearly.
-    let url = server.url.clone();
     drop(server);
     let mut offline = pagewise(data.path());
     offline.args(["--embed-endpoint", &url, "search", "money set aside for paid time off", "--k", "5", "--json"]);
@@ -219,9 +219,38 @@ fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach"), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(embed_model_of(data.path()), format!("endpoint:{url}#smol-embed@576"), "the library's vectors were kept");
 
+    // A folder added while the server is away is parsed and keyword-searchable; its vectors
+    // wait, and the run says so instead of failing.
+    let added = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf"))]);
+    let mut away = pagewise(data.path());
+    away.args(["--embed-endpoint", &url, "index", "--json"]).arg(added.path());
+    let out = away.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let summary = json(&out);
+    let added_chunks = summary["chunks"].as_u64().unwrap();
+    assert_eq!((summary["indexed"].as_u64(), summary["embedded"].as_u64()), (Some(1), Some(0)), "{summary}");
+    assert!(added_chunks > 0 && summary["pending_vectors"] == added_chunks, "{summary}");
+    assert!(summary["notices"].to_string().contains("wait for their vectors"), "{summary}");
+    let mut by_words = pagewise(data.path());
+    by_words.args(["--embed-endpoint", &url, "search", "Larkspur bridge", "--k", "3", "--json"]);
+    let hits = json_lines(&run_ok(&mut by_words));
+    assert!(hits.first().is_some_and(|h| h["doc_path"].as_str().unwrap().ends_with("known-answers.pdf")), "{hits:?}");
+
+    // The server comes back at the same address: the next run embeds what waited.
+    let server = Server::start_on(port, &repo_root().join("models"), "SmolLM2-135M-Instruct.Q4_1.gguf", "smol-embed", &["--embeddings", "--pooling", "mean"]);
+    let mut back = pagewise(data.path());
+    remote(back.args(["index", "--json"]).arg(added.path()));
+    let summary = json(&run_ok(&mut back));
+    assert_eq!((summary["embedded"].as_u64(), summary["pending_vectors"].as_u64()), (Some(added_chunks), Some(0)), "{summary}");
+    let mut verify = pagewise(data.path());
+    remote(verify.args(["verify", "--json"]));
+    assert_eq!(json(&run_ok(&mut verify))["vectors_missing"], 0);
+    drop(server);
+
     // Back to the local model: the library is re-embedded, not searched with the wrong vectors.
-    let again = index_json(data.path(), &[&sample]);
-    assert_eq!(again["embedded"].as_u64().unwrap(), chunks, "a model change re-embeds every passage: {again}");
+    let again = index_json(data.path(), &[&sample, added.path()]);
+    assert_eq!(again["embedded"].as_u64().unwrap(), chunks + added_chunks, "a model change re-embeds every passage: {again}");
     assert!(again["notices"].to_string().contains("model"), "the change is reported: {again}");
     assert!(embed_model_of(data.path()).starts_with("all-MiniLM-L6-v2@"));
 

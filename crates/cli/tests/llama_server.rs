@@ -18,9 +18,14 @@ pub struct Server {
 impl Server {
     /// Starts llama-server on a free loopback port serving `model` as `alias`.
     pub fn start(models: &Path, model: &str, alias: &str, extra: &[&str]) -> Server {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        Server::start_on(port, models, model, alias, extra)
+    }
+
+    /// The same on a given port: a server that comes back where it was.
+    pub fn start_on(port: u16, models: &Path, model: &str, alias: &str, extra: &[&str]) -> Server {
         let program = models.join("bin/llama-server");
         assert!(program.exists(), "{} is missing: run models/llama-server.sh", program.display());
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(&program)
             .arg("-m")
             .arg(models.join("llm").join(model))
@@ -37,6 +42,10 @@ impl Server {
             std::thread::sleep(Duration::from_millis(200));
         }
         server
+    }
+
+    pub fn port(&self) -> u16 {
+        self.url.trim_start_matches("http://127.0.0.1:").trim_end_matches("/v1").parse().unwrap()
     }
 
     pub fn kill(&mut self) {

@@ -56,6 +56,12 @@ pub trait Embedder: Send + Sync {
     fn notice(&self) -> Option<String> {
         None
     }
+    /// Whether vectors come over the network, from a server that may be away for a while (a
+    /// laptop off its network). An indexing run then keeps what it parsed keyword-searchable
+    /// and leaves the vectors pending, instead of ending on the server's error.
+    fn served_remotely(&self) -> bool {
+        false
+    }
 }
 
 /// An embedder that also counts tokens the way chunks are sized.

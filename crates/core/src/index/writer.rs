@@ -176,6 +176,9 @@ impl Stores {
             }
         };
         let (embed, cancel) = (run.embed, run.cancel);
+        let remote = embedder.served_remotely();
+        // Set when the embedding server stops answering: parsing goes on, vectors wait.
+        let mut server_away: Option<String> = None;
         let stopped = std::thread::scope(|scope| -> Result<bool> {
             // Passages committed while later files are still parsing are embedded meanwhile.
             let mut lane = embed.then(|| EmbedLane::start(scope, embedder, cancel));
@@ -211,9 +214,12 @@ impl Stores {
                     last_commit = Instant::now();
                     if let Some(lane) = lane.as_mut() {
                         let mut results = Vec::new();
-                        lane.send(fresh, EMBED_BATCH, &mut results);
+                        if server_away.is_none() {
+                            lane.send(fresh, EMBED_BATCH, &mut results);
+                        }
                         results.extend(lane.ready());
-                        self.take_embedded(results, &mut arrived, &mut report, progress)?;
+                        let away = if remote { Some(&mut server_away) } else { None };
+                        self.take_embedded(results, &mut arrived, &mut report, progress, away)?;
                     }
                 }
                 if last_save.elapsed() >= VECTOR_SAVE_EVERY && !arrived.is_empty() {
@@ -240,19 +246,20 @@ impl Stores {
             self.commit_batch(std::mem::take(&mut batch), run.progress)?;
             if let Some(mut lane) = lane.take() {
                 let mut results = Vec::new();
-                if !stopped {
+                if !stopped && server_away.is_none() {
                     lane.send(fresh, EMBED_BATCH, &mut results);
                 }
                 results.extend(lane.finish());
-                self.take_embedded(results, &mut arrived, &mut report, progress)?;
+                let away = if remote { Some(&mut server_away) } else { None };
+                self.take_embedded(results, &mut arrived, &mut report, progress, away)?;
             }
             self.save_arrived(&mut arrived)?;
             Ok(stopped)
         })?;
         report.interrupted |= stopped;
 
-        if run.embed && !report.interrupted {
-            self.embed_pending(run, &mut report)?;
+        if run.embed && !report.interrupted && server_away.is_none() {
+            server_away = self.embed_pending(run, &mut report)?;
         }
         if !report.interrupted {
             let now = super::store::now_secs().to_string();
@@ -264,6 +271,14 @@ impl Stores {
             let (chunks, embedded) = self.store.chunk_counts()?;
             chunks - embedded
         };
+        if let Some(why) = server_away {
+            let message = format!(
+                "the embedding server stopped answering ({why}); {} passages are keyword-searchable and wait for their vectors, which the next index run makes once the server answers",
+                report.pending_vectors
+            );
+            run.progress.report(&Progress::Notice { message: message.clone() });
+            report.notices.push(message);
+        }
         Ok(report)
     }
 
@@ -459,13 +474,15 @@ impl Stores {
     }
 
     /// Embeds chunks that have no vector yet, in batches, saving the vector index and then
-    /// SQLite every so often. Stops cleanly between batches when cancelled.
-    fn embed_pending(&mut self, run: &mut IndexRun<'_>, report: &mut IndexReport) -> Result<()> {
+    /// SQLite every so often. Stops cleanly between batches when cancelled, and keeps what
+    /// it has when an embedding server stops answering (returned as why).
+    fn embed_pending(&mut self, run: &mut IndexRun<'_>, report: &mut IndexReport) -> Result<Option<String>> {
         let (chunks, embedded) = self.store.chunk_counts()?;
         let total = chunks - embedded;
         if total == 0 {
-            return Ok(());
+            return Ok(None);
         }
+        let mut server_away = None;
         let mut done = 0u64;
         let mut unsaved: Vec<(i64, Vec<f32>)> = Vec::new();
         let mut last_save = Instant::now();
@@ -484,7 +501,14 @@ impl Stores {
                 .collect();
             let tokens: u64 = texts.iter().map(|t| run.embedder.count(t).min(512) as u64 + 2).sum();
             let started = Instant::now();
-            let vectors = run.embedder.embed(&texts, TextRole::Passage)?;
+            let vectors = match run.embedder.embed(&texts, TextRole::Passage) {
+                Ok(vectors) => vectors,
+                Err(e) if run.embedder.served_remotely() => {
+                    server_away = Some(e.to_string());
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             report.embed_seconds += started.elapsed().as_secs_f64();
             if vectors.len() != pending.len() {
                 return Err(Error::Embedding { path: PathBuf::new(), message: "embedder returned a wrong number of vectors".into() });
@@ -502,19 +526,30 @@ impl Stores {
                 last_save = Instant::now();
             }
         }
-        self.save_vectors(&mut unsaved)
+        self.save_vectors(&mut unsaved)?;
+        Ok(server_away)
     }
 
-    /// Vectors from the embedding lane: counted now, stored at the next save.
+    /// Vectors from the embedding lane: counted now, stored at the next save. With
+    /// `server_away` (a remote embedder), a failed batch records why instead of ending the
+    /// run; its passages stay pending.
     fn take_embedded(
         &mut self,
         results: Vec<Result<Embedded>>,
         arrived: &mut Vec<(i64, Vec<f32>)>,
         report: &mut IndexReport,
         progress: &dyn ProgressSink,
+        mut server_away: Option<&mut Option<String>>,
     ) -> Result<()> {
         for result in results {
-            let embedded = result?;
+            let embedded = match (result, server_away.as_deref_mut()) {
+                (Ok(embedded), _) => embedded,
+                (Err(e), Some(away)) => {
+                    away.get_or_insert_with(|| e.to_string());
+                    continue;
+                }
+                (Err(e), None) => return Err(e),
+            };
             report.embedded += embedded.vectors.len() as u64;
             report.embedded_tokens += embedded.tokens;
             report.embed_seconds += embedded.seconds;

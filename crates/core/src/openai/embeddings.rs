@@ -90,6 +90,10 @@ impl Embedder for EndpointEmbedder {
         }
         Ok(out)
     }
+
+    fn served_remotely(&self) -> bool {
+        true
+    }
 }
 
 impl TokenCounter for EndpointEmbedder {
@@ -206,6 +210,10 @@ impl Embedder for AwaitedEndpointEmbedder {
         }
         let why = self.last_try.lock().map(|last| last.1.clone()).unwrap_or_default();
         Some(format!("the embedding server does not answer ({why}); searching by keywords until it does"))
+    }
+
+    fn served_remotely(&self) -> bool {
+        true
     }
 }
 
