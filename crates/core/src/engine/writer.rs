@@ -24,6 +24,11 @@ impl Writer {
     /// Opens the data dir as its single writer, repairing the stores if they disagree.
     pub fn open(config: EngineConfig) -> Result<Writer> {
         let embedder = config.load_embedder()?;
+        Writer::open_with_embedder(config, embedder)
+    }
+
+    /// The same with an embedder made elsewhere (tests that need one to fail on cue).
+    pub(crate) fn open_with_embedder(config: EngineConfig, embedder: SharedEmbedder) -> Result<Writer> {
         let (stores, report) = Stores::open_writer(&config.data_dir, embedder.model_id(), embedder.dimensions(), config.vector)?;
         let notices = embedder.notice().into_iter().chain(report.notices).collect();
         Ok(Writer { config, embedder, stores: Mutex::new(stores), notices })

@@ -296,8 +296,14 @@ struct FolderProgress<'a> {
 
 impl ProgressSink for FolderProgress<'_> {
     fn report(&self, event: &Progress) {
-        if matches!(event, Progress::Committed { .. }) {
-            self.shared.reader_stale.store(true, Ordering::SeqCst);
+        match event {
+            Progress::Committed { .. } => self.shared.reader_stale.store(true, Ordering::SeqCst),
+            // A run's notice (vectors waiting for an absent server) is the library's news.
+            Progress::Notice { message } => {
+                self.shared.status().notice = Some(message.clone());
+                self.shared.publish(true);
+            }
+            _ => {}
         }
         let mut tracker = self.tracker.lock().unwrap_or_else(|p| p.into_inner());
         let mut urgent = false;
@@ -451,8 +457,10 @@ impl Worker {
     }
 
     /// Folders that came back are watched and indexed again; folders without a watch are
-    /// re-scanned (cheap: size and mtime decide what is redone).
+    /// re-scanned (cheap: size and mtime decide what is redone). Passages left waiting by an
+    /// embedding server that was away are embedded once it answers.
     fn recheck(&mut self) {
+        self.embed_waiting();
         let folders: Vec<(PathBuf, FolderState)> = self.shared.status().folders.iter().map(|f| (f.path.clone(), f.state)).collect();
         for (root, state) in folders {
             if state == FolderState::Unavailable && root.exists() {
@@ -470,6 +478,35 @@ impl Worker {
                     self.shared.update_folder(&root, true, |f| f.error = None);
                 }
                 self.enqueue(root);
+            }
+        }
+    }
+
+    /// A run over no folder embeds the library's pending passages without re-scanning any.
+    /// Only for a server's embedder: a local model's passages wait only after the user
+    /// stopped a run, and a stop must hold.
+    fn embed_waiting(&mut self) {
+        if !self.shared.embedder.served_remotely() || !self.queue.is_empty() || self.shared.paused.load(Ordering::SeqCst) {
+            return;
+        }
+        let waiting = {
+            let status = self.shared.status();
+            status.pending_vectors > 0 && !status.folders.iter().any(|f| matches!(f.state, FolderState::Stopped | FolderState::Paused))
+        };
+        if !waiting {
+            return;
+        }
+        self.shared.cancel_run.store(false, Ordering::SeqCst);
+        // The server's absence is already told by the run that left the passages waiting.
+        if let Ok(report) = self.engine.index_paths(&[], true, &Silent, &self.shared.cancel_run) {
+            if report.embedded > 0 {
+                if report.pending_vectors == 0 {
+                    // Whatever the notice said (most likely that vectors were waiting) is over.
+                    self.shared.status().notice = None;
+                }
+                self.shared.reader_stale.store(true, Ordering::SeqCst);
+                self.refresh();
+                self.shared.publish(true);
             }
         }
     }
@@ -578,5 +615,67 @@ mod tests {
         assert_eq!(status.folders.len(), 1);
         assert_eq!(service.reader().unwrap().documents().unwrap().len(), 2);
         assert!(*heard.lock().unwrap() > 0, "status changes are told");
+    }
+
+    /// The real MiniLM behind a switch, standing for an embedding server that goes away.
+    struct Switchable {
+        model: SharedEmbedder,
+        away: Arc<AtomicBool>,
+    }
+
+    impl crate::embed::Embedder for Switchable {
+        fn model_id(&self) -> &str {
+            self.model.model_id()
+        }
+        fn dimensions(&self) -> usize {
+            self.model.dimensions()
+        }
+        fn embed(&self, texts: &[String], role: crate::embed::TextRole) -> Result<Vec<Vec<f32>>> {
+            if self.away.load(Ordering::SeqCst) {
+                return Err(Error::Embedding { path: PathBuf::new(), message: "cannot reach http://10.0.0.5:8080/v1".into() });
+            }
+            self.model.embed(texts, role)
+        }
+        fn served_remotely(&self) -> bool {
+            true
+        }
+    }
+
+    impl crate::chunk::TokenCounter for Switchable {
+        fn count(&self, text: &str) -> usize {
+            self.model.count(text)
+        }
+    }
+
+    #[test]
+    fn passages_added_while_the_embedding_server_is_away_are_embedded_when_it_answers() {
+        let TestLibrary { dir, writer, reader } = test_library();
+        let config = EngineConfig::new(dir.path().join("data"), crate::models::locate(None, None).unwrap());
+        let away = Arc::new(AtomicBool::new(true));
+        let embedder: SharedEmbedder = Arc::new(Switchable { model: writer.embedder_handle(), away: Arc::clone(&away) });
+        drop((reader, writer));
+        let writer = Writer::open_with_embedder(config, embedder).unwrap();
+        let service = LibraryService::start(writer, Box::new(|_| {})).unwrap();
+        wait_until(&service, "the startup check", |s| s.folders.iter().all(|f| f.state == FolderState::UpToDate));
+
+        let more = dir.path().join("more");
+        std::fs::create_dir_all(&more).unwrap();
+        std::fs::write(more.join("minutes.md"), "# Minutes\n\nThe board approved the solar roof on 3 May.\n").unwrap();
+        service.add(vec![more]).unwrap();
+        let status = wait_until(&service, "the new folder", |s| s.documents == 3 && !s.busy);
+        assert!(status.pending_vectors > 0, "{status:?}");
+        assert!(status.notice.as_deref().is_some_and(|n| n.contains("cannot reach") && n.contains("wait for their vectors")), "{status:?}");
+        assert!(status.folders.iter().all(|f| f.state == FolderState::UpToDate && f.error.is_none()), "the run is not a failure: {status:?}");
+        let hits = service.reader().unwrap().search("solar roof", &crate::retrieve::SearchParams::default()).unwrap();
+        assert!(hits.hits.first().is_some_and(|h| h.doc_path.ends_with("minutes.md")), "keyword-searchable meanwhile");
+
+        // Still away: a recheck leaves them waiting.
+        service.recheck().unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(service.status().pending_vectors, status.pending_vectors);
+        away.store(false, Ordering::SeqCst);
+        service.recheck().unwrap();
+        let status = wait_until(&service, "the waiting passages' vectors", |s| s.pending_vectors == 0);
+        assert_eq!(status.notice, None, "the waiting is over");
     }
 }
