@@ -47,7 +47,8 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
     }
     let params = SearchParams { k: args.k, mode: args.mode.into(), scope: args.scope, ..Default::default() };
     let results = engine.search(&args.query, &params)?;
-    if !results.semantic_complete && params.mode != SearchMode::Lexical {
+    // Without a query vector the coverage of passage vectors says nothing about this search.
+    if !results.semantic_complete && params.mode != SearchMode::Lexical && results.vectors_unavailable.is_none() {
         eprintln!(
             "note: semantic search covers {} of {} passages; the rest are still being embedded (keyword search covers all)",
             results.total_chunks - results.pending_vectors,

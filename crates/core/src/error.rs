@@ -22,7 +22,7 @@ pub enum Error {
     Lexical { path: PathBuf, message: String },
     #[error("vector index {path}: {message}")]
     Vector { path: PathBuf, message: String },
-    #[error("embedding model {path}: {message}")]
+    #[error("{}", embedding_message(.path, .message))]
     Embedding { path: PathBuf, message: String },
     #[error("PDFium library {path}: {message}")]
     Pdfium { path: PathBuf, message: String },
@@ -63,5 +63,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
+    }
+}
+
+/// A server's embedder has no model file to name: its message names the server itself.
+fn embedding_message(path: &std::path::Path, message: &str) -> String {
+    if path.as_os_str().is_empty() {
+        format!("embedding: {message}")
+    } else {
+        format!("embedding model {}: {message}", path.display())
     }
 }

@@ -73,15 +73,21 @@ impl EngineConfig {
         match &self.embed_endpoint {
             None => Ok(std::sync::Arc::new(crate::embed::SentenceEmbedder::load(&self.models.embedder_dir)?)),
             Some(settings) => {
+                use crate::openai::{AwaitedEndpointEmbedder, EndpointEmbedder, EndpointSettings};
                 let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
-                let failure = match crate::openai::EndpointEmbedder::connect(settings, Box::new(counter)) {
+                let recorded = self.recorded_embedder();
+                // A library whose vectors came from this server still opens without it, and
+                // the stand-in tries again later: one quick try, so that a laptop off its
+                // network does not wait out the retries on every start and search.
+                let awaitable = recorded.as_ref().is_some_and(|(id, dims)| AwaitedEndpointEmbedder::recorded_model(settings, id, *dims).is_some());
+                let quick = EndpointSettings { retries: 0, ..settings.clone() };
+                let failure = match EndpointEmbedder::connect(if awaitable { &quick } else { settings }, Box::new(counter)) {
                     Ok(server) => return Ok(std::sync::Arc::new(server)),
                     Err(failure) => failure,
                 };
-                // A library whose vectors came from this server still opens without it.
-                let Some((model_id, dimensions)) = self.recorded_embedder() else { return Err(failure) };
+                let Some((model_id, dimensions)) = recorded else { return Err(failure) };
                 let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
-                match crate::openai::AwaitedEndpointEmbedder::for_recorded(settings, &model_id, dimensions, Box::new(counter), failure.to_string()) {
+                match AwaitedEndpointEmbedder::for_recorded(settings, &model_id, dimensions, Box::new(counter), failure.to_string()) {
                     Some(awaited) => Ok(std::sync::Arc::new(awaited)),
                     None => Err(failure),
                 }

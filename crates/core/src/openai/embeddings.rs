@@ -140,6 +140,20 @@ impl AwaitedEndpointEmbedder {
         counter: Box<dyn TokenCounter + Send + Sync>,
         why: String,
     ) -> Option<AwaitedEndpointEmbedder> {
+        let model = Self::recorded_model(settings, recorded_model_id, recorded_dimensions)?;
+        Some(AwaitedEndpointEmbedder {
+            settings: EndpointSettings { model: Some(model), ..settings.clone() },
+            model_id: recorded_model_id.to_string(),
+            dimensions: recorded_dimensions,
+            counter: Arc::from(counter),
+            connected: OnceLock::new(),
+            last_try: Mutex::new((Instant::now(), why)),
+        })
+    }
+
+    /// The model of `settings`' server that the library's vectors came from, when
+    /// `recorded_model_id` names that server (and the model asked for, when one is).
+    pub fn recorded_model(settings: &EndpointSettings, recorded_model_id: &str, recorded_dimensions: usize) -> Option<String> {
         let base = Endpoint::new(settings).base().to_string();
         let rest = recorded_model_id.strip_prefix("endpoint:")?.strip_prefix(base.as_str())?.strip_prefix('#')?;
         let (model, dimensions) = rest.rsplit_once('@')?;
@@ -150,14 +164,7 @@ impl AwaitedEndpointEmbedder {
         if settings.model.as_deref().is_some_and(|wanted| !wanted.is_empty() && wanted != model) {
             return None;
         }
-        Some(AwaitedEndpointEmbedder {
-            settings: EndpointSettings { model: Some(model.to_string()), ..settings.clone() },
-            model_id: recorded_model_id.to_string(),
-            dimensions,
-            counter: Arc::from(counter),
-            connected: OnceLock::new(),
-            last_try: Mutex::new((Instant::now(), why)),
-        })
+        Some(model.to_string())
     }
 
     /// The server, connecting now if the last try is long enough ago.
