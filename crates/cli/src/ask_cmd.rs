@@ -192,7 +192,8 @@ fn print_answer(answer: &Answer, streamed: bool) {
         for (i, c) in answer.citations.iter().enumerate() {
             let quote: String = c.quote.split_whitespace().collect::<Vec<_>>().join(" ");
             let quote: String = quote.chars().take(200).collect();
-            println!("  {}. [{}] {} · p.{} · {}\n     \"{}\"", i + 1, c.label, c.doc_title, c.span.page, c.doc_path.display(), quote);
+            let place = c.section.clone().unwrap_or_else(|| format!("p.{}", c.span.page));
+            println!("  {}. [{}] {} · {place} · {}\n     \"{}\"", i + 1, c.label, c.doc_title, c.doc_path.display(), quote);
             if !c.also_in.is_empty() {
                 let copies: Vec<String> = c.also_in.iter().map(|p| p.display().to_string()).collect();
                 println!("     also in: {}", copies.join(", "));

@@ -3,6 +3,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use pagewise_core::answer::attribute::section_label;
 use pagewise_core::{Queries, Reader, SearchMode, SearchParams};
 
 use crate::Context_;
@@ -13,7 +14,8 @@ pub struct SearchArgs {
     /// Number of passages.
     #[arg(long, default_value_t = 10)]
     k: usize,
-    /// One JSON object per line: rank, doc_path, doc_title, page, score, chunk_id, text.
+    /// One JSON object per line: rank, doc_path, doc_title, page, score, chunk_id, text,
+    /// heading_path.
     #[arg(long)]
     json: bool,
     #[arg(long, value_enum, default_value = "hybrid")]
@@ -26,6 +28,7 @@ pub struct SearchArgs {
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum ModeArg {
     Hybrid,
+    #[value(alias = "keyword")]
     Lexical,
     Vector,
 }
@@ -58,6 +61,9 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
     if let Some(why) = &results.vectors_unavailable {
         eprintln!("note: keyword search only: the question could not be embedded ({why})");
     }
+    if let Some(routing) = &results.routing {
+        eprintln!("note: names: {routing}");
+    }
     if let Some(lang) = results.language_gap {
         eprintln!("note: {}", lang.keyword_search_note());
     }
@@ -71,6 +77,7 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
                 "score": hit.score,
                 "chunk_id": hit.chunk_id,
                 "text": hit.text,
+                "heading_path": hit.heading_path,
             });
             if !hit.also_in.is_empty() {
                 line["also_in"] = serde_json::json!(hit.also_in);
@@ -79,7 +86,8 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
         } else {
             let snippet: String = hit.text.split_whitespace().collect::<Vec<_>>().join(" ");
             let snippet: String = snippet.chars().take(240).collect();
-            println!("{:>2}. {} · p.{} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.span.page, hit.score, hit.doc_path.display());
+            let place = section_label(&hit.doc_path, &hit.heading_path).unwrap_or_else(|| format!("p.{}", hit.span.page));
+            println!("{:>2}. {} · {place} · {:.4}\n    {}\n    {snippet}", hit.rank, hit.doc_title, hit.score, hit.doc_path.display());
             if !hit.also_in.is_empty() {
                 let copies: Vec<String> = hit.also_in.iter().map(|p| p.display().to_string()).collect();
                 println!("    also in: {}", copies.join(", "));

@@ -104,3 +104,55 @@ fn facets_follow_renames_deletions_and_older_indexes() {
     let rows: i64 = rusqlite::Connection::open(&db).unwrap().query_row("SELECT count(*) FROM document_facets", [], |r| r.get(0)).unwrap();
     assert_eq!(rows, 6);
 }
+
+/// A manual about one product, one file per section: every file names the product, and two
+/// carry it in their titles. Questions that name it must still find the section that answers.
+fn one_product_manual() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("corvid-handbook.md", "# The Corvid Handbook\n\nThis handbook explains how to install, configure and run Corvid, the message broker made by Corvid Systems Ltd.\n\n- Installing Corvid\n- Queues and retention\n- Keys and access\n- Backups\n"),
+        ("ch01-installing.md", "## Installing\n\nCorvid ships as a single binary. Download the archive, unpack it and run `corvid serve`. \
+            Corvid needs 2 GB of memory and a disk with 10 GB free.\n"),
+        ("ch02-queues.md", "## Queues and retention\n\nCorvid keeps every message on a queue for seven days by default. Set `retention_days` \
+            in corvid.toml to keep messages longer; Corvid deletes older messages every night at 02:00.\n"),
+        ("ch03-keys.md", "## Keys and access\n\nEach client authenticates with an API key. To rotate a key, run `corvid keys rotate --client NAME`: \
+            Corvid issues a new key and the old one stops working after 24 hours. Corvid never stores keys in plain text.\n"),
+        ("ch04-backups.md", "## Backups\n\nCorvid writes a snapshot of every queue each hour. Restore one with `corvid restore SNAPSHOT`. \
+            Snapshots older than thirty days are removed automatically by Corvid.\n"),
+        ("corvid-internals.md", "## How Corvid works inside\n\nCorvid Systems Ltd. built Corvid to store queues in segment files of 64 MB. Each segment is \
+            checksummed, and Corvid compacts segments in the background.\n"),
+    ];
+    for (rel, text) in files {
+        std::fs::write(dir.path().join(rel), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_name_every_file_uses_routes_nowhere_in_any_mode() {
+    let lib = one_product_manual();
+    let data = tempfile::tempdir().unwrap();
+    index_json(data.path(), &[lib.path()]);
+    let first = |query: &str, mode: &str| -> (String, serde_json::Value) {
+        let out = run_ok(pagewise(data.path()).args(["search", query, "--json", "--k", "3", "--mode", mode]));
+        let hits = json_lines(&out);
+        (hits[0]["doc_path"].as_str().unwrap().to_string(), hits[0].clone())
+    };
+    for mode in ["hybrid", "keyword", "vector"] {
+        let (path, hit) = first("how do I rotate a Corvid API key", mode);
+        assert!(path.ends_with("ch03-keys.md"), "{mode}: {path}");
+        assert_eq!(hit["heading_path"], serde_json::json!(["Keys and access"]), "{hit}");
+        let (path, _) = first("How long does Corvid keep messages?", mode);
+        assert!(path.ends_with("ch02-queues.md"), "{mode}: {path}");
+    }
+    // The search says why the name did not narrow it.
+    let out = run_ok(pagewise(data.path()).args(["search", "how do I rotate a Corvid API key", "--k", "3"]));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("\"corvid\" used by 6 of 6 documents: not routed"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Keys and access"), "a Markdown hit is placed by its section, not p.1: {stdout}");
+    // Titles come from the first heading of any level.
+    let docs = json(&run_ok(pagewise(data.path()).args(["documents", "--json"])));
+    let titles: Vec<&str> = docs.as_array().unwrap().iter().map(|d| d["title"].as_str().unwrap()).collect();
+    assert!(titles.contains(&"Keys and access") && titles.contains(&"The Corvid Handbook"), "{titles:?}");
+}

@@ -15,6 +15,10 @@ use crate::retrieve::{SearchMode, SearchParams};
 pub struct Evidence {
     pub doc: String,
     pub page: u32,
+    /// Words of the passage that answers (a sentence or part of one): a hit that holds them is
+    /// the right passage, not only the right file.
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -56,7 +60,7 @@ pub fn load_questions(path: &Path) -> Result<Vec<Question>> {
             if q.evidence.is_empty() {
                 if let Some(doc) = &q.doc {
                     let stem = Path::new(doc).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| doc.clone());
-                    q.evidence.push(Evidence { doc: stem, page: ANY_PAGE });
+                    q.evidence.push(Evidence { doc: stem, page: ANY_PAGE, text: None });
                 }
             }
             Ok(q)
@@ -77,6 +81,15 @@ pub struct ModeScores {
     pub routing_at_1: f64,
     /// Share whose first hit is in an evidence document.
     pub first_hit_document: f64,
+    /// Share with a hit from an evidence document among the first five hits (passages).
+    pub file_at_5: f64,
+    /// Questions whose evidence names the answering words (a short snippet), which the two
+    /// passage figures below are over.
+    pub passage_questions: usize,
+    /// Share of those with the answering passage among the first five hits.
+    pub passage_at_5: f64,
+    /// Mean reciprocal rank of the answering passage among the first ten hits.
+    pub passage_mrr_at_10: f64,
     pub latency_ms_p50: f64,
     pub latency_ms_p95: f64,
 }
@@ -87,6 +100,9 @@ pub struct QuestionResult {
     pub mode: String,
     /// 1-based rank of the first gold page among distinct pages, if within k.
     pub gold_rank: Option<usize>,
+    /// 1-based rank of the first hit that holds the answering words, if within ten hits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passage_rank: Option<usize>,
     pub top_pages: Vec<(String, u32)>,
 }
 
@@ -99,6 +115,45 @@ pub struct EvalReport {
 
 fn stem(p: &Path) -> String {
     p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Letters and digits only, lower-cased: the answering words compare across markup,
+/// punctuation and line breaks.
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+/// Snippets longer than this are whole pages (FinanceBench's evidence), not answering words.
+const MAX_SNIPPET_CHARS: usize = 300;
+
+/// The answering words of a question's evidence, squashed; empty when none is given.
+fn answering_words(evidence: &[Evidence]) -> Vec<String> {
+    evidence
+        .iter()
+        .filter_map(|e| e.text.as_deref())
+        .filter(|t| t.chars().count() <= MAX_SNIPPET_CHARS)
+        .map(squash)
+        .filter(|t| t.chars().count() >= 4)
+        .collect()
+}
+
+/// Whether a passage holds the answering words: all of them, or, for a snippet that a chunk
+/// boundary may have cut, its first or second half.
+fn holds_answer(passage: &str, snippets: &[String]) -> bool {
+    let text = squash(passage);
+    snippets.iter().any(|s| {
+        if text.contains(s.as_str()) {
+            return true;
+        }
+        let chars: Vec<char> = s.chars().collect();
+        if chars.len() < 30 {
+            return false;
+        }
+        let half = chars.len() / 2;
+        let first: String = chars[..half].iter().collect();
+        let second: String = chars[half..].iter().collect();
+        text.contains(&first) || text.contains(&second)
+    })
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -146,6 +201,28 @@ pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[Sear
             if results.hits.first().is_some_and(|h| gold_docs.contains(stem(&h.doc_path).as_str())) {
                 s.first_hit_document += 1.0;
             }
+            if results.hits.iter().take(5).any(|h| gold_docs.contains(stem(&h.doc_path).as_str())) {
+                s.file_at_5 += 1.0;
+            }
+            let snippets = answering_words(&q.evidence);
+            let passage_rank = if snippets.is_empty() {
+                None
+            } else {
+                s.passage_questions += 1;
+                let rank = results
+                    .hits
+                    .iter()
+                    .take(10)
+                    .position(|h| gold_docs.contains(stem(&h.doc_path).as_str()) && holds_answer(&h.text, &snippets))
+                    .map(|i| i + 1);
+                if let Some(r) = rank {
+                    if r <= 5 {
+                        s.passage_at_5 += 1.0;
+                    }
+                    s.passage_mrr_at_10 += 1.0 / r as f64;
+                }
+                rank
+            };
             let rank = pages.iter().position(|p| gold.contains(p) || gold.contains(&(p.0.clone(), ANY_PAGE))).map(|i| i + 1);
             if let Some(r) = rank {
                 if r <= 1 {
@@ -159,7 +236,7 @@ pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[Sear
                     s.mrr_at_10 += 1.0 / r as f64;
                 }
             }
-            per_question.push(QuestionResult { id: q.id.clone(), mode: s.mode.clone(), gold_rank: rank, top_pages: pages });
+            per_question.push(QuestionResult { id: q.id.clone(), mode: s.mode.clone(), gold_rank: rank, passage_rank, top_pages: pages });
         }
         let n = questions.len().max(1) as f64;
         s.recall_at_1 /= n;
@@ -168,6 +245,10 @@ pub fn evaluate(engine: &Reader, questions: &[Question], k: usize, modes: &[Sear
         s.mrr_at_10 /= n;
         s.routing_at_1 /= n;
         s.first_hit_document /= n;
+        s.file_at_5 /= n;
+        let with_snippets = s.passage_questions.max(1) as f64;
+        s.passage_at_5 /= with_snippets;
+        s.passage_mrr_at_10 /= with_snippets;
         latencies.sort_by(f64::total_cmp);
         s.latency_ms_p50 = percentile(&latencies, 0.5);
         s.latency_ms_p95 = percentile(&latencies, 0.95);

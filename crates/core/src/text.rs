@@ -79,6 +79,19 @@ pub fn fold_width(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
+/// A byte range of `fold_width(original)` as a byte range of `original` (the fold maps each
+/// character to one character, so positions correspond character by character).
+pub fn unfold_range(original: &str, folded: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    if original.len() == folded.len() {
+        return range;
+    }
+    let to_original = |at: usize| -> usize {
+        let chars = folded[..at.min(folded.len())].chars().count();
+        original.char_indices().nth(chars).map_or(original.len(), |(i, _)| i)
+    };
+    to_original(range.start)..to_original(range.end)
+}
+
 /// Characters that carry grammar, not content, in Chinese: a run of Han text is cut at them.
 const CJK_FUNCTION_CHARS: &str = "的了吗呢吧啊呀么是在和与及或把被这那哪就也都还又而着过得地之其个";
 /// Question words and fillers that say nothing about what is asked.

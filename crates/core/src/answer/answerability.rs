@@ -75,7 +75,7 @@ pub fn has_kind(clause: &str, kind: AnswerKind) -> bool {
 
 fn regex_word_numbers() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    regex(&RE, r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|half|once|twice|weekly|daily|monthly|annually|yearly)\b|[一二三四五六七八九十百千万亿两]")
+    regex(&RE, r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|half|once|twice|weekly|daily|monthly|annually|yearly|hourly|fortnightly|biweekly|every (?:other|second|third|fourth))\b|[一二三四五六七八九十百千万亿两]")
 }
 
 fn regex_dates() -> &'static Regex {
@@ -86,21 +86,9 @@ fn regex_dates() -> &'static Regex {
     )
 }
 
-/// Clauses as support.rs cuts them, for the same reason: a value belongs to its clause.
+/// Clauses as the claim check cuts them, for the same reason: a value belongs to its clause.
 fn clauses(unit: &str) -> Vec<&str> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let re = regex(
-        &RE,
-        r"(?i);\s|[；，]|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from)\s",
-    );
-    let mut out = Vec::new();
-    let mut last = 0;
-    for m in re.find_iter(unit) {
-        out.push(&unit[last..m.start()]);
-        last = m.start();
-    }
-    out.push(&unit[last..]);
-    out
+    super::facts::compare::clauses(unit).into_iter().map(|r| &unit[r]).collect()
 }
 
 /// The best evidence unit's answer to the question: the share of the question's distinctive
@@ -121,6 +109,10 @@ pub fn typed_match(question: &str, evidence: &EvidenceSet, frequencies: &dyn Fn(
     let mut ranked: Vec<(u64, String)> = df.into_iter().zip(terms).collect();
     ranked.sort();
     let keep = ranked.len().div_ceil(2).max(2).min(ranked.len());
+    // A question word no passage uses ("pick up" where the page says "collected") still
+    // counts against the share, but cannot be what a clause is required to hold: any of the
+    // question's words ties the value to the subject.
+    let all_terms: Vec<String> = ranked.iter().map(|(_, t)| t.clone()).collect();
     let distinctive: Vec<String> = ranked.into_iter().take(keep).map(|(_, t)| t).collect();
     let mut best = 0.0f32;
     for page in &evidence.pages {
@@ -136,7 +128,7 @@ pub fn typed_match(question: &str, evidence: &EvidenceSet, frequencies: &dyn Fn(
                 }
                 let typed = clauses(text).iter().any(|clause| {
                     let clause_terms: HashSet<String> = content_terms(clause).into_iter().collect();
-                    has_kind(clause, kind) && (term_recall(&distinctive, &clause_terms) > 0.0 || kind == AnswerKind::Other)
+                    has_kind(clause, kind) && (term_recall(&all_terms, &clause_terms) > 0.0 || kind == AnswerKind::Other)
                 });
                 if typed {
                     best = share;
@@ -191,5 +183,21 @@ mod tests {
         assert!(typed_match("whats the capacity of the holloway farm array", &near_miss, &rare_first) < 0.5);
         let answer = evidence("A 500 kWh battery was installed beside the 220 kW array at Kettlewick.");
         assert!(typed_match("how big is the kettlewick battery", &answer, &rare_first) >= 0.99);
+    }
+
+    #[test]
+    fn a_frequency_in_words_answers_how_often() {
+        assert!(has_kind("Garden waste is collected every second Wednesday", AnswerKind::Quantity));
+        assert!(has_kind("Bins go out fortnightly", AnswerKind::Quantity));
+        assert!(!has_kind("Garden waste is collected by the council", AnswerKind::Quantity));
+    }
+
+    #[test]
+    fn a_word_the_library_lacks_does_not_hide_the_answer() {
+        let mut e = evidence("General waste is collected every week on your usual day.\n\nGarden waste is collected every second Wednesday between March and November.");
+        e.pages[0].doc_title = "Tolworth Borough Council - Bin collections".into();
+        // "pick" is in no passage (df 0), so it ranks rarest.
+        let df = |words: &[String]| words.iter().map(|w| match w.as_str() { "pick" => 0, "tolworth" => 1, _ => 3 }).collect();
+        assert!(typed_match("how often do they pick up garden waste in tolworth", &e, &df) >= 0.5);
     }
 }

@@ -16,7 +16,7 @@ use crate::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::Toolbox;
-use super::{judge, mapreduce, repeat, rewrite};
+use super::{asked, judge, mapreduce, repeat, rewrite};
 pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, Sink};
 use super::stages::Stages;
@@ -75,6 +75,12 @@ pub struct Asker<'a> {
 /// sentence of the now-complete library. So models keep 700 until the evidence can be cut
 /// by relevance; extractive answers, which cost nothing to read, get 2,400.
 const MODEL_EVIDENCE: usize = 700;
+
+/// An answer with no supported sentence shows the source sentences (rather than abstaining)
+/// when an evidence sentence holds a value of the kind asked for beside at least this share of
+/// the question's distinctive words (`RetrievalSignals::typed_match`). Half: most of what
+/// singles out the question, not a tuned value.
+const TYPED_ANSWER: f32 = 0.5;
 const EXTRACTIVE_EVIDENCE: usize = 2_400;
 
 /// The evidence budget that follows the model: 700 tokens, or half the context of a model
@@ -104,7 +110,8 @@ impl Asker<'_> {
         let query = standalone.clone().unwrap_or_else(|| question.to_string());
         let mut documents: Vec<_> = tools.documents.values().cloned().collect();
         documents.sort_by_key(|d| d.doc_id);
-        let the_plan = plan::plan(&query, &documents, tools.scope.as_deref());
+        let used_by = |word: &str| self.engine.documents_using(word).unwrap_or(u64::MAX);
+        let the_plan = plan::plan(&query, &documents, tools.scope.as_deref(), &used_by);
         let t = Instant::now();
         let step = tools.record("plan", json!({"query": query}), serde_json::to_string(&the_plan).unwrap_or_default(), t);
         if !sink(AskEvent::Step(step)) {
@@ -163,8 +170,12 @@ impl Asker<'_> {
         };
         let lang = Lang::of(question);
         let abstains = |s: &RetrievalSignals| !self.options.never_abstain && abstain::should_abstain(s, &self.options.thresholds);
+        let missing_period = if self.options.never_abstain { None } else { asked::missing_period(&query, &evidence) };
         if evidence.is_empty() || abstains(&signals) {
             abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question", lang);
+        } else if let Some(period) = missing_period {
+            let why = format!("the sources state other periods than the one asked about ({period:?})");
+            abstain_with_nearest(&mut answer, &evidence, &why, lang);
         } else {
             let quotes = extractive_sentences(&query, &evidence);
             answer.timings.first_evidence_ms = Some(ms(started));
@@ -283,6 +294,32 @@ impl Asker<'_> {
         let sentences = without_repeats(sentences);
         let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
         let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
+        // The sources may name the subject and still not state the asked fact: the supported
+        // sentences give figures of another kind than asked (a percentage for an amount), or
+        // nothing is supported and no evidence sentence holds a value of the asked kind beside
+        // what the question is about (the typed match). Then the answer says so and shows the
+        // nearest passages, nothing else. Small models often say "not covered" of questions
+        // the passages answer, so a supported-nothing answer whose evidence does hold such a
+        // value shows the source sentences instead.
+        let question = answer.standalone_query.clone().unwrap_or_else(|| answer.question.clone());
+        let wrong_kind = asked::wanted(&question).is_some_and(|w| supported > 0 && asked::gives_other_kind(w, &sentences));
+        let typed = answer.signals.as_ref().map_or(1.0, |s| s.typed_match);
+        let nothing_stated = supported == 0 && typed < TYPED_ANSWER;
+        if !self.options.never_abstain && (nothing_stated || wrong_kind) {
+            let why = if wrong_kind {
+                "the sources name the subject but no checked sentence gives the kind of value asked for"
+            } else if said_not_covered {
+                "the model found no answer in these passages, and the sources do not state one"
+            } else {
+                "no sentence of the model's answer is stated by the sources"
+            };
+            let reasons = sentences.iter().filter_map(|s| s.reason).collect::<Vec<_>>();
+            abstain_with_nearest(answer, evidence, why, lang);
+            if let Some(r) = reasons.first() {
+                answer.note = Some(format!("{} Nearest near miss: {}.", answer.note.clone().unwrap_or_default(), r.label(Lang::En)));
+            }
+            return Ok(());
+        }
         // The model's own "not covered" is not taken as abstaining: measured, small models say
         // it as often of questions the passages answer as of ones they do not (README.md,
         // "Abstaining"). Retrieval has already judged that the library is not silent, so the
@@ -475,6 +512,12 @@ impl Stages for Asker<'_> {
         let texts: Vec<String> = claims.iter().map(|c| c.text.clone()).collect();
         let claim_vectors = if texts.is_empty() { Vec::new() } else { self.engine.embedder().embed(&texts, TextRole::Query)? };
         let vectors = Vectors { claims: claim_vectors.into_iter().map(Some).collect(), passages: passage_vectors };
-        Ok(attribute::attribute(question, &claims, evidence, &vectors))
+        let (mut sentences, mut counts) = attribute::attribute(question, &claims, evidence, &vectors);
+        // The evidence is already in the model's cache from the answer prompt: each judgement
+        // costs the sentence's own tokens.
+        if let Some(generator) = self.generator {
+            judge::settle_unsure(generator, question, evidence, &mut sentences, &mut counts);
+        }
+        Ok((sentences, counts))
     }
 }

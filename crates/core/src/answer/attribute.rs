@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
 use crate::lang::Lang;
+use super::facts::Reason;
 use super::support::{source_names, support, ClaimFacts, Support};
 use crate::answer::cite::{Claim, LabelRef};
 use crate::span::Span;
@@ -18,6 +19,11 @@ use crate::span::Span;
 /// embedding similarity (0.3). Chosen so that a paraphrase sharing half its content words
 /// with a passage passes and a sentence that only shares the topic does not (see the tests).
 pub const SUPPORT_MIN: f32 = 0.45;
+
+/// Support within this distance of [`SUPPORT_MIN`] (without a mismatch on any slot) is left to
+/// the chat model as judge where one runs: paraphrases that share few words fall just under,
+/// unstated facts worded like their source just over.
+pub const UNSURE_BAND: f32 = 0.12;
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -35,6 +41,12 @@ pub struct Citation {
     /// Other files with the same content as the cited one.
     #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub also_in: Vec<PathBuf>,
+    /// Where the quote stands in a document without printed pages (Markdown, HTML, DOCX,
+    /// EPUB, text): its heading path, "Defining an Enum › The Option Enum". Such a file is one
+    /// "page", so a page number would say nothing.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub section: Option<String>,
 }
 
 impl Citation {
@@ -49,8 +61,16 @@ impl Citation {
             quote: passage.text[range].to_string(),
             support,
             also_in: page.also_in.clone(),
+            section: section_label(&page.doc_path, &passage.heading_path),
         }
     }
+}
+
+/// The heading path of a passage in a document without printed pages, joined for people;
+/// `None` for PDFs (their page number is the place) and for passages under no heading.
+pub fn section_label(doc_path: &std::path::Path, heading_path: &[String]) -> Option<String> {
+    let paged = crate::parse::Format::from_path(doc_path) == Some(crate::parse::Format::Pdf);
+    (!paged && !heading_path.is_empty()).then(|| heading_path.join(" › "))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,6 +98,29 @@ pub struct Sentence {
     pub text: String,
     pub status: SentenceStatus,
     pub citations: Vec<Citation>,
+    /// Why an unsupported sentence is flagged: what its nearest source says otherwise.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub reason: Option<Reason>,
+    /// The rules could not settle this sentence (its best support lies near the threshold):
+    /// where a chat model runs, it judges.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub unsure: Option<Unsure>,
+}
+
+/// A sentence the rules could not settle: its best source unit, cited if the judge says it is
+/// supported.
+#[derive(Debug, Clone)]
+pub struct Unsure {
+    pub citation: Citation,
+    pub score: f32,
+}
+
+impl Sentence {
+    pub fn new(text: String, status: SentenceStatus, citations: Vec<Citation>) -> Sentence {
+        Sentence { text, status, citations, reason: None, unsure: None }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -91,6 +134,23 @@ pub struct AttributionCounts {
     pub not_covered: usize,
     /// Labels that named no evidence block of this answer; removed from the text.
     pub invalid_labels_dropped: usize,
+    /// Sentences the rules could not settle that the chat model judged.
+    #[serde(default)]
+    pub judged: usize,
+}
+
+impl AttributionCounts {
+    /// Adds another answer part's counts to these.
+    pub fn add(&mut self, c: &AttributionCounts) {
+        self.sentences += c.sentences;
+        self.kept += c.kept;
+        self.attached += c.attached;
+        self.replaced += c.replaced;
+        self.unsupported += c.unsupported;
+        self.not_covered += c.not_covered;
+        self.invalid_labels_dropped += c.invalid_labels_dropped;
+        self.judged += c.judged;
+    }
 }
 
 /// Claim and passage vectors for the embedding half of the support score; without them the
@@ -117,20 +177,29 @@ fn citation(page: &EvidencePage, passage: &EvidencePassage, support: &Support) -
     Citation::of(page, passage, support.unit.clone(), support.score)
 }
 
-/// The best passage of one page for a claim, with its support.
+/// The best passage of one page for a claim, with its support (and the page's closest near
+/// miss in `conflict`).
 fn best_on_page<'e>(page: &'e EvidencePage, claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, vectors: &HashMap<i64, Vec<f32>>) -> (&'e EvidencePassage, Support) {
     let mut best: Option<(&EvidencePassage, Support)> = None;
+    let mut near_miss: Option<(f32, Reason)> = None;
     // The title and the file name ("BOEING_2022_10K") say whose document it is.
     let stem = page.doc_path.file_stem().map(|s| s.to_string_lossy().replace(['_', '-'], " ")).unwrap_or_default();
     let context = format!("{} {stem}", page.doc_title);
     for p in &page.passages {
         let s = support(claim, claim_vec, p, &context, vectors.get(&p.chunk_id));
+        if let Some((raw, reason)) = s.conflict {
+            if near_miss.is_none_or(|(n, _)| raw > n) {
+                near_miss = Some((raw, reason));
+            }
+        }
         if best.as_ref().is_none_or(|(_, b)| s.score > b.score) {
             best = Some((p, s));
         }
     }
     // Pages always hold at least one passage (EvidenceSet builds them that way).
-    best.unwrap_or((&page.passages[0], Support { score: 0.0, unit: 0..0 }))
+    let (passage, mut support) = best.unwrap_or((&page.passages[0], Support { score: 0.0, unit: 0..0, conflict: None }));
+    support.conflict = near_miss;
+    (passage, support)
 }
 
 /// Checks each claim of an answer to `question` against the evidence (see the module doc).
@@ -144,7 +213,7 @@ pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vecto
         counts.invalid_labels_dropped += claim.labels.len() - valid.len();
         if is_not_covered(&claim.text) {
             counts.not_covered += 1;
-            out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::NotCovered, citations: Vec::new() });
+            out.push(Sentence::new(claim.text.clone(), SentenceStatus::NotCovered, Vec::new()));
             continue;
         }
         let facts = ClaimFacts::of(&claim.text).in_reply_to(question, &names);
@@ -160,7 +229,12 @@ pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vecto
         }
         if !kept.is_empty() {
             counts.kept += 1;
-            out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::Kept, citations: kept });
+            let best = kept.iter().max_by(|a, b| a.support.total_cmp(&b.support)).cloned();
+            let mut sentence = Sentence::new(claim.text.clone(), SentenceStatus::Kept, kept);
+            if let Some(c) = best.filter(|c| c.support < SUPPORT_MIN + UNSURE_BAND) {
+                sentence.unsure = Some(Unsure { score: c.support, citation: c });
+            }
+            out.push(sentence);
             continue;
         }
         let best = evidence
@@ -172,19 +246,46 @@ pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vecto
                 Some(b) if b.1 .1.score >= candidate.1 .1.score => Some(b),
                 _ => Some(candidate),
             });
+        // A near miss on another page that matches much better is what the sources say.
+        let contradicted = {
+            let best_score = best.as_ref().map_or(0.0, |b| b.1 .1.score);
+            evidence
+                .pages
+                .iter()
+                .filter_map(|page| best_on_page(page, &facts, claim_vec, vectors.passages).1.conflict)
+                .any(|(raw, _)| raw >= best_score + super::support::CONTRADICTION_MARGIN)
+        };
         match best {
-            Some((page, (passage, s))) if s.score >= SUPPORT_MIN => {
+            Some((page, (passage, s))) if s.score >= SUPPORT_MIN && !contradicted => {
                 let status = if valid.is_empty() { SentenceStatus::Attached } else { SentenceStatus::Replaced };
                 if status == SentenceStatus::Attached {
                     counts.attached += 1;
                 } else {
                     counts.replaced += 1;
                 }
-                out.push(Sentence { text: claim.text.clone(), status, citations: vec![citation(page, passage, &s)] });
+                let mut sentence = Sentence::new(claim.text.clone(), status, vec![citation(page, passage, &s)]);
+                if s.score < SUPPORT_MIN + UNSURE_BAND {
+                    sentence.unsure = Some(Unsure { citation: citation(page, passage, &s), score: s.score });
+                }
+                out.push(sentence);
             }
-            _ => {
+            best => {
                 counts.unsupported += 1;
-                out.push(Sentence { text: claim.text.clone(), status: SentenceStatus::Unsupported, citations: Vec::new() });
+                let mut sentence = Sentence::new(claim.text.clone(), SentenceStatus::Unsupported, Vec::new());
+                // The closest near miss over all pages names the reason; without one, nothing
+                // states the claim.
+                let near_miss = evidence
+                    .pages
+                    .iter()
+                    .filter_map(|page| best_on_page(page, &facts, claim_vec, vectors.passages).1.conflict)
+                    .fold(None, |acc: Option<(f32, Reason)>, c| if acc.is_none_or(|a| c.0 > a.0) { Some(c) } else { acc });
+                sentence.reason = Some(near_miss.map_or(Reason::NotStated, |(_, r)| r));
+                if let Some((page, (passage, s))) = best {
+                    if near_miss.is_none() && s.score >= SUPPORT_MIN - UNSURE_BAND {
+                        sentence.unsure = Some(Unsure { citation: citation(page, passage, &s), score: s.score });
+                    }
+                }
+                out.push(sentence);
             }
         }
     }
@@ -204,7 +305,12 @@ pub fn render(sentences: &[Sentence], lang: Lang) -> String {
             text = insert_before_final_punctuation(&text, &joined);
         } else if s.status == SentenceStatus::Unsupported {
             text.push(' ');
-            text.push_str(lang.unsupported_mark());
+            match s.reason.filter(|r| *r != Reason::NotStated) {
+                // The mark says what the nearest source says otherwise, in the answer's language.
+                Some(reason) if lang == Lang::En => text.push_str(&format!("(not supported: {})", reason.label(lang))),
+                Some(reason) if lang == Lang::Zh => text.push_str(&format!("（不符合来源：{}）", reason.label(lang))),
+                _ => text.push_str(lang.unsupported_mark()),
+            }
         }
         parts.push(text);
     }
@@ -294,6 +400,48 @@ mod tests {
         let vectors = Vectors { claims: vec![], passages: &none };
         let (s, _) = attribute("", &[claim("Total revenue was $51.2 billion in fiscal 2023.", &[(1, 4)])], &ev, &vectors);
         assert_eq!(s[0].status, SentenceStatus::Unsupported);
+    }
+
+    #[test]
+    fn a_planted_reversal_is_flagged_not_attached() {
+        let passage = EvidencePassage {
+            chunk_id: 7,
+            span: Span { doc_id: 1, page: 2, byte_start: 0, byte_end: 0 },
+            heading_path: vec!["Lease".into()],
+            text: "The lease for the Mercer Street office was signed by both parties on 3 May 2024. Rent is reviewed every five years.".into(),
+            score: 1.0,
+        };
+        let ev = EvidenceSet {
+            pages: vec![EvidencePage {
+                label: crate::answer::evidence::label(1, 2),
+                doc_handle: 1,
+                doc_id: 1,
+                doc_path: PathBuf::from("/d/lease.pdf"),
+                doc_title: "Office lease".into(),
+                page: 2,
+                modified: String::new(),
+                passages: vec![passage],
+                score: 1.0,
+                also_in: vec![],
+                facets: None,
+            }],
+        };
+        let none = HashMap::new();
+        let vectors = Vectors { claims: vec![], passages: &none };
+        let claims = [
+            claim("The lease for the Mercer Street office was not signed.", &[(1, 2)]),
+            claim("The lease for the Mercer Street office was never signed by both parties.", &[]),
+            claim("Both parties signed the Mercer Street office lease on 3 May 2024.", &[]),
+        ];
+        let (s, counts) = attribute("was the office lease signed", &claims, &ev, &vectors);
+        for reversed in &s[..2] {
+            assert_eq!(reversed.status, SentenceStatus::Unsupported, "{}", reversed.text);
+            assert!(reversed.citations.is_empty());
+            assert_eq!(reversed.reason, Some(Reason::Negation), "{}", reversed.text);
+        }
+        assert_eq!(s[2].status, SentenceStatus::Attached);
+        assert_eq!(counts.unsupported, 2);
+        assert!(render(&s, Lang::En).contains("(not supported: the source says the opposite)"));
     }
 
     #[test]

@@ -53,11 +53,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         }
         let range = with_following_answer(&passage.text, range, kind);
         let text = passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
-        out.push(Sentence {
-            text: text.clone(),
-            status: SentenceStatus::Quote,
-            citations: vec![Citation::of(page, passage, range, score.min(1.0))],
-        });
+        out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out
 }

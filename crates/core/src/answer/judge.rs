@@ -51,3 +51,51 @@ pub fn claim_supported(generator: &dyn Generator, question: &str, evidence: &Evi
     }
     yes_probability(generator, &messages, lang)
 }
+
+/// The judge's probability of "yes" at or above which a sentence the rules left unsure is
+/// taken as supported.
+pub const JUDGE_YES: f32 = 0.5;
+
+/// Settles the sentences the rules left unsure (their support lies near the threshold and no
+/// slot disagrees) by asking the model whether the evidence states each one. A yes attaches
+/// the sentence's best source; a no flags it as not stated. Returns how many were judged.
+pub fn settle_unsure(
+    generator: &dyn Generator,
+    question: &str,
+    evidence: &EvidenceSet,
+    sentences: &mut [super::attribute::Sentence],
+    counts: &mut super::attribute::AttributionCounts,
+) -> usize {
+    use super::attribute::SentenceStatus;
+    use super::facts::Reason;
+    let mut judged = 0;
+    for s in sentences.iter_mut() {
+        let Some(unsure) = s.unsure.take() else { continue };
+        let Some(yes) = claim_supported(generator, question, evidence, &s.text) else { continue };
+        judged += 1;
+        let supported = yes >= JUDGE_YES;
+        match (s.status, supported) {
+            (SentenceStatus::Unsupported, true) => {
+                s.status = SentenceStatus::Attached;
+                s.citations = vec![unsure.citation];
+                s.reason = None;
+                counts.unsupported -= 1;
+                counts.attached += 1;
+            }
+            (SentenceStatus::Kept | SentenceStatus::Attached | SentenceStatus::Replaced, false) => {
+                match s.status {
+                    SentenceStatus::Kept => counts.kept -= 1,
+                    SentenceStatus::Attached => counts.attached -= 1,
+                    _ => counts.replaced -= 1,
+                }
+                s.status = SentenceStatus::Unsupported;
+                s.citations.clear();
+                s.reason = Some(Reason::NotStated);
+                counts.unsupported += 1;
+            }
+            _ => {}
+        }
+    }
+    counts.judged += judged;
+    judged
+}

@@ -131,13 +131,7 @@ fn page_notes(task: &str, section: &EvidenceSet) -> Vec<Sentence> {
 }
 
 fn add_counts(total: &mut AttributionCounts, c: &AttributionCounts) {
-    total.sentences += c.sentences;
-    total.kept += c.kept;
-    total.attached += c.attached;
-    total.replaced += c.replaced;
-    total.unsupported += c.unsupported;
-    total.not_covered += c.not_covered;
-    total.invalid_labels_dropped += c.invalid_labels_dropped;
+    total.add(c);
 }
 
 /// Consecutive pages grouped into sections of about `budget` tokens (the page's passages

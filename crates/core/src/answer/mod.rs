@@ -3,12 +3,14 @@
 
 pub mod abstain;
 pub mod answerability;
+pub mod asked;
 pub mod ask;
 pub mod attribute;
 pub mod cite;
 pub mod evidence;
 pub mod export;
 pub mod extractive;
+pub mod facts;
 pub mod generator;
 pub mod guard;
 pub mod judge;

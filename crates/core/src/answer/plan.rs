@@ -53,7 +53,10 @@ fn comparison(question: &str) -> bool {
 
 /// Documents the question names: a document is named when a distinctive word of its title or
 /// file name (one that not every document shares) appears in the question.
-pub fn named_documents(question: &str, documents: &[DocumentInfo]) -> Vec<Vec<i64>> {
+///
+/// `used_by` tells how many documents use a word in their text: a title word that most of
+/// the library uses (its subject) names no document in particular.
+pub fn named_documents(question: &str, documents: &[DocumentInfo], used_by: &dyn Fn(&str) -> u64) -> Vec<Vec<i64>> {
     // Question order, not hash order: groups (and so sub-queries) come out the same every time.
     let mut q: Vec<String> = Vec::new();
     for t in content_terms(question) {
@@ -79,6 +82,9 @@ pub fn named_documents(question: &str, documents: &[DocumentInfo]) -> Vec<Vec<i6
         if docs.is_empty() || docs.len() == documents.len() {
             continue;
         }
+        if used_by(term) as f64 > 0.5 * documents.len() as f64 {
+            continue;
+        }
         if !groups.iter().any(|(_, g)| *g == docs) {
             groups.push((term.clone(), docs));
         }
@@ -89,8 +95,8 @@ pub fn named_documents(question: &str, documents: &[DocumentInfo]) -> Vec<Vec<i6
     groups.into_iter().map(|(_, g)| g).collect()
 }
 
-pub fn plan(question: &str, documents: &[DocumentInfo], scope_docs: Option<&[i64]>) -> Plan {
-    let named = named_documents(question, documents);
+pub fn plan(question: &str, documents: &[DocumentInfo], scope_docs: Option<&[i64]>, used_by: &dyn Fn(&str) -> u64) -> Plan {
+    let named = named_documents(question, documents, used_by);
     if whole_document_task(question) {
         let doc_ids = match scope_docs {
             Some(s) if !s.is_empty() && s.len() <= 3 => s.to_vec(),
@@ -143,9 +149,20 @@ mod tests {
             .collect()
     }
 
+    /// Each title word is used in the text of its own documents only.
+    fn only_its_own(_: &str) -> u64 {
+        1
+    }
+
+    #[test]
+    fn a_title_word_the_whole_library_uses_names_no_document() {
+        let everywhere = |_: &str| 3;
+        assert_eq!(plan("Summarise the Globex report", &docs(), None, &everywhere), Plan::Direct);
+    }
+
     #[test]
     fn two_years_become_two_subqueries() {
-        let Plan::Decompose { subqueries } = plan("How did ACME's revenue change from 2022 to 2023?", &docs(), None) else {
+        let Plan::Decompose { subqueries } = plan("How did ACME's revenue change from 2022 to 2023?", &docs(), None, &only_its_own) else {
             panic!("expected decomposition")
         };
         assert_eq!(subqueries.len(), 2);
@@ -155,7 +172,7 @@ mod tests {
 
     #[test]
     fn two_named_companies_are_compared_document_by_document() {
-        let Plan::Decompose { subqueries } = plan("Compare the gross margin of Acme and Globex", &docs(), None) else {
+        let Plan::Decompose { subqueries } = plan("Compare the gross margin of Acme and Globex", &docs(), None, &only_its_own) else {
             panic!("expected decomposition")
         };
         let groups: Vec<Vec<i64>> = subqueries.iter().map(|s| s.doc_ids.clone()).collect();
@@ -164,8 +181,8 @@ mod tests {
 
     #[test]
     fn summaries_of_a_named_document_are_whole_document_tasks() {
-        assert_eq!(plan("Summarise the Globex report", &docs(), None), Plan::WholeDocument { doc_ids: vec![3] });
-        assert_eq!(plan("What is ACME's revenue?", &docs(), None), Plan::Direct);
+        assert_eq!(plan("Summarise the Globex report", &docs(), None, &only_its_own), Plan::WholeDocument { doc_ids: vec![3] });
+        assert_eq!(plan("What is ACME's revenue?", &docs(), None, &only_its_own), Plan::Direct);
     }
 
     fn zh_docs() -> Vec<DocumentInfo> {
@@ -185,17 +202,17 @@ mod tests {
 
     #[test]
     fn chinese_cues_plan_like_english_ones() {
-        assert_eq!(plan("总结一下华为年报", &zh_docs(), None), Plan::WholeDocument { doc_ids: vec![1] });
-        assert_eq!(plan("小米年报的主要风险有哪些", &zh_docs(), None), Plan::WholeDocument { doc_ids: vec![2] });
-        let Plan::Decompose { subqueries } = plan("比较华为和小米的研发投入", &zh_docs(), None) else {
+        assert_eq!(plan("总结一下华为年报", &zh_docs(), None, &only_its_own), Plan::WholeDocument { doc_ids: vec![1] });
+        assert_eq!(plan("小米年报的主要风险有哪些", &zh_docs(), None, &only_its_own), Plan::WholeDocument { doc_ids: vec![2] });
+        let Plan::Decompose { subqueries } = plan("比较华为和小米的研发投入", &zh_docs(), None, &only_its_own) else {
             panic!("expected decomposition")
         };
         let groups: Vec<Vec<i64>> = subqueries.iter().map(|s| s.doc_ids.clone()).collect();
         assert_eq!(groups, vec![vec![1], vec![2]]);
-        let Plan::Decompose { subqueries } = plan("华为2022年到2023年营收有什么变化", &zh_docs(), None) else {
+        let Plan::Decompose { subqueries } = plan("华为2022年到2023年营收有什么变化", &zh_docs(), None, &only_its_own) else {
             panic!("expected decomposition by year")
         };
         assert!(subqueries[0].query.contains("2022") && !subqueries[0].query.contains("2023"));
-        assert_eq!(plan("华为的研发投入是多少", &zh_docs(), None), Plan::Direct);
+        assert_eq!(plan("华为的研发投入是多少", &zh_docs(), None, &only_its_own), Plan::Direct);
     }
 }

@@ -9,39 +9,73 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::evidence::EvidencePassage;
+use super::facts::compare::{pieces, SourceUnit};
+use super::facts::{conflict, Reason, Statement};
 use super::guard;
-use super::numbers::{quantities, same_amount, Quantity};
-use crate::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall, years};
+use crate::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall};
 
-/// Figures in a claim and a source differ by at most this much (rounding: "5.0 MW").
-const FIGURE_TOLERANCE: f64 = 0.005;
-/// How much a missing anchor leaves of a unit's score: low enough to stay under any threshold.
+/// How much a unit that disagrees with the claim on a slot keeps of its score: low enough to
+/// stay under any threshold.
 const MISSING_ANCHOR_FACTOR: f32 = 0.4;
+
+/// A piece of a claim is said by a window holding at least this share of its words; one that
+/// shares less adds something the source does not say.
+const PIECE_SAID: f32 = 0.25;
+
+/// A near miss that matches the claim this much better than the best supporting sentence is
+/// what the source says on the matter: the claim contradicts it.
+pub const CONTRADICTION_MARGIN: f32 = 0.1;
+
+/// How far after a sentence the other sentences of a claim that joins statements may stand.
+const WINDOW_REACH: usize = 4;
+
+/// Windows tried from one sentence besides the sentence itself.
+const MAX_WINDOWS_FROM_ONE: usize = 8;
+
+/// A sentence is where a piece of the claim comes from when it holds at least this share of
+/// the piece's words.
+const PIECE_SOURCE: f32 = 0.5;
+
+/// A unit that scores at least this before its mismatch is a near miss: the claim's reason is
+/// that unit's mismatch rather than "not stated".
+const NEAR_MISS: f32 = 0.3;
 
 /// What a claim asserts, taken apart once.
 #[derive(Debug, Clone)]
 pub struct ClaimFacts {
+    pub text: String,
     pub terms: Vec<String>,
-    pub figures: Vec<Quantity>,
-    pub years: Vec<String>,
-    /// Capitalised words after the first: names of people, places, companies, products.
-    pub names: Vec<String>,
+    /// Figures, periods, names, polarity and direction.
+    pub statement: Statement,
     /// Written in a CJK script: compared by characters, since a paraphrase shares few pairs.
     pub cjk: bool,
     /// Ranks something ("the most", "largest", "最高"): the source must rank it too.
     pub ranks: bool,
+    /// Names the question asked about ("is python sort stable"): the library's subject may
+    /// stand in the answer without standing in every passage about it.
+    pub asked_names: Vec<String>,
 }
 
 /// Whether text ranks or compares: superlatives and the words that carry them.
 fn ranks(text: &str) -> bool {
+    static BOUNDS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    // "At most 70%" and "at least two" bound a figure; they rank nothing.
+    let bounds = BOUNDS.get_or_init(|| regex::Regex::new(r"(?i)\bat\s+(?:most|least)\b|\bmost\s+of\b").unwrap_or_else(|_| unreachable!()));
+    let text = &bounds.replace_all(text, " ");
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| {
+    // Lower case only (or the first word): "Best Buy" and "Greatest Hits" are names.
+    let re = RE.get_or_init(|| {
         regex::Regex::new(
-            r"(?i)\b(?:most|least|largest|biggest|smallest|highest|lowest|best|worst|newest|oldest|earliest|longest|shortest|fewest|greatest)\b|最|第一|首位",
+            r"\b(?:most|least|largest|biggest|smallest|highest|lowest|best|worst|newest|oldest|earliest|longest|shortest|fewest|greatest)\b|最|第一|首位",
         )
         .unwrap_or_else(|_| unreachable!())
-    })
-    .is_match(text)
+    });
+    let mut first_lowered = text.trim_start().to_string();
+    if let Some(c) = first_lowered.chars().next() {
+        let lower: String = c.to_lowercase().collect();
+        first_lowered.replace_range(..c.len_utf8(), &lower);
+    }
+    re.is_match(&first_lowered)
 }
 
 /// Terms to compare a claim and a source by: words, or CJK characters.
@@ -50,6 +84,19 @@ fn terms_of(text: &str, cjk: bool) -> Vec<String> {
         coverage_terms(text)
     } else {
         content_terms(text)
+    }
+}
+
+/// The terms a claim's words are compared by: figures and scale words are left to the amount
+/// slot ("$1.46 billion" and "1,464" are one figure but share no term), unless the claim has
+/// hardly any words besides them.
+fn word_terms(terms: Vec<String>) -> Vec<String> {
+    let is_figure = |t: &String| is_number(t) || matches!(t.as_str(), "million" | "billion" | "thousand" | "trillion" | "percent" | "万" | "亿");
+    let words: Vec<String> = terms.iter().filter(|t| !is_figure(t)).cloned().collect();
+    if words.len() >= MIN_OWN_TERMS {
+        words
+    } else {
+        terms
     }
 }
 
@@ -69,70 +116,57 @@ fn strip_lead_in(claim: &str) -> &str {
     }
 }
 
-/// Words that are capitalised for other reasons than being names.
-fn is_common_capitalised(word: &str) -> bool {
-    matches!(
-        word,
-        "january" | "february" | "march" | "april" | "may" | "june" | "july" | "august" | "september" | "october" | "november"
-            | "december" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday" | "q1" | "q2"
-            | "q3" | "q4" | "fy" | "mw" | "kw" | "gw" | "kwh" | "mwh" | "usd" | "eur" | "gbp"
-    )
-}
-
 impl ClaimFacts {
     pub fn of(claim: &str) -> ClaimFacts {
-        let figures: Vec<Quantity> = quantities(claim).into_iter().filter(|q| !q.year_like).collect();
-        let mut names = Vec::new();
-        for (i, raw) in claim.split_whitespace().enumerate() {
-            let w = raw.trim_matches(|c: char| !c.is_alphanumeric());
-            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(w);
-            let capitalised = w.chars().next().is_some_and(char::is_uppercase) && w.chars().count() > 1;
-            if i == 0 || !capitalised || w.chars().all(|c| c.is_ascii_digit()) {
-                continue;
-            }
-            let lower = w.to_lowercase();
-            if !is_stopword(&lower) && !is_common_capitalised(&lower) && !names.contains(&lower) {
-                names.push(lower);
-            }
-        }
         let claim = strip_lead_in(claim);
         let cjk = matches!(crate::lang::Lang::of(claim), crate::lang::Lang::Zh | crate::lang::Lang::Ja | crate::lang::Lang::Ko);
-        ClaimFacts { terms: terms_of(claim, cjk), figures, years: years(claim), names, cjk, ranks: ranks(claim) }
+        ClaimFacts {
+            text: claim.to_string(),
+            terms: word_terms(terms_of(claim, cjk)),
+            statement: Statement::of(claim),
+            cjk,
+            ranks: ranks(claim),
+            asked_names: Vec::new(),
+        }
     }
 
     /// A bare answer ("The answer is 702 MWh.") says nothing about what it answers; it is
-    /// checked as a statement about the question's subject, with the question's terms, years
-    /// and names added to its own.
+    /// checked as a statement about the question's subject, with the question's terms,
+    /// periods and names added to its own.
     ///
     /// People type questions in lower case ("how much capacity does north valley have"), so a
     /// question word the sources only ever write capitalised (`source_names`) counts as a name.
     pub fn in_reply_to(mut self, question: &str, source_names: &HashSet<String>) -> ClaimFacts {
+        let asked = Statement::of(question);
+        let mut names = asked.names;
+        let question_lower = question.to_lowercase();
+        for w in question.split_whitespace() {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(&w).to_string();
+            if source_names.contains(&w) && !names.contains(&w) {
+                names.push(w);
+            }
+        }
+        // The claim's names the question names too, in any case ("python" in "is python sort
+        // stable").
+        self.asked_names = self.statement.names.iter().filter(|n| super::facts::names::mentions(&question_lower, n)).cloned().collect();
         let words = self.terms.iter().filter(|t| !is_number(t)).count();
         if words >= MIN_OWN_TERMS {
             return self;
         }
-        let mut asked = ClaimFacts::of(question);
-        for w in question.split_whitespace() {
-            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-            let w = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(&w).to_string();
-            if source_names.contains(&w) && !asked.names.contains(&w) {
-                asked.names.push(w);
-            }
-        }
-        asked.terms = terms_of(strip_lead_in(question), self.cjk);
-        for t in asked.terms.into_iter().filter(|t| !super::answerability::is_kind_word(t)) {
+        for t in terms_of(strip_lead_in(question), self.cjk).into_iter().filter(|t| !super::answerability::is_kind_word(t)) {
             if !self.terms.contains(&t) {
                 self.terms.push(t);
             }
         }
-        for y in asked.years {
-            if !self.years.contains(&y) {
-                self.years.push(y);
+        for p in asked.periods {
+            if !self.statement.periods.contains(&p) {
+                self.statement.periods.push(p);
             }
         }
-        for n in asked.names {
-            if !self.names.contains(&n) {
-                self.names.push(n);
+        for n in names {
+            if !self.statement.names.contains(&n) {
+                self.statement.names.push(n);
             }
         }
         self
@@ -165,7 +199,7 @@ pub fn source_names<'t>(texts: impl IntoIterator<Item = &'t str>) -> HashSet<Str
             }
         }
     }
-    capitalised.retain(|w| !lower.contains(w) && !is_stopword(w) && !is_common_capitalised(w));
+    capitalised.retain(|w| !lower.contains(w) && !is_stopword(w));
     capitalised
 }
 
@@ -178,6 +212,10 @@ pub struct Support {
     pub score: f32,
     /// Byte range of the supporting unit inside the passage text.
     pub unit: Range<usize>,
+    /// Why the passage does not support the claim, when the unit closest to doing so
+    /// disagrees with it on a slot (another year, a flipped "not", …), with that unit's score
+    /// before the mismatch.
+    pub conflict: Option<(f32, Reason)>,
 }
 
 /// Units of a passage: its sentences and table rows, skipping text addressed to an assistant
@@ -191,97 +229,103 @@ fn units(text: &str) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Clauses of a unit: a figure belongs to the clause it stands in ("Eight projects with a
-/// combined 1.1 MW are in development, including an array at Holloway Farm": 1.1 MW is the
-/// eight projects', not Holloway Farm's).
-fn clauses(unit: &str) -> Vec<&str> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i);\s|[；，]|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from)\s",
-        )
-        .unwrap_or_else(|_| unreachable!())
-    });
-    let mut out = Vec::new();
-    let mut last = 0;
-    for m in re.find_iter(unit) {
-        out.push(&unit[last..m.start()]);
-        last = m.start();
+/// The sentences a claim of `pieces` pieces may be checked against, starting at sentence
+/// `first`: that sentence alone, and with up to two later sentences nearby (within
+/// [`WINDOW_REACH`]) that each hold a piece of the claim, when the first holds one too.
+fn windows(first: usize, units: usize, pieces: usize, is_source: &dyn Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    let mut out = vec![vec![first]];
+    if pieces < 2 || !is_source(first) {
+        return out;
     }
-    out.push(&unit[last..]);
+    let later: Vec<usize> = (first + 1..units.min(first + 1 + WINDOW_REACH)).filter(|&j| is_source(j)).collect();
+    for (k, &j) in later.iter().enumerate() {
+        out.push(vec![first, j]);
+        if pieces >= 3 {
+            for &m in &later[k + 1..] {
+                out.push(vec![first, j, m]);
+            }
+        }
+    }
+    out.truncate(1 + MAX_WINDOWS_FROM_ONE);
     out
-}
-
-/// Capitalised words of a clause (its first included: a table row starts with its name) that are not among `names`: the
-/// clause is about something else that has a name of its own ("Eastern Hills: 980 kW").
-fn other_names(clause: &str, names: &[String]) -> Vec<String> {
-    clause
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|w| w.chars().next().is_some_and(char::is_uppercase) && w.chars().count() > 1)
-        .map(str::to_lowercase)
-        .filter(|w| !is_stopword(w) && !is_common_capitalised(w) && !names.contains(w))
-        .collect()
-}
-
-fn contains_term(terms: &HashSet<String>, word: &str) -> bool {
-    content_terms(word).iter().all(|t| term_recall(std::slice::from_ref(t), terms) > 0.0)
 }
 
 /// The support of `claim` by `passage`: the best unit's share of the claim's terms (with the
 /// document title and heading path as context), blended with the passage's embedding
-/// similarity; a unit that lacks one of the claim's figures, years or names scores low.
+/// similarity; a unit that disagrees with the claim on a slot (figures, periods, names,
+/// polarity, direction) scores low, and the best such near miss names the reason.
 pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &EvidencePassage, title: &str, passage_vec: Option<&Vec<f32>>) -> Support {
     let context_text = format!("{title} {}", passage.heading_path.join(" "));
     let context: HashSet<String> = terms_of(&context_text, claim.cjk).into_iter().collect();
-    let context_years = years(&context_text);
     let similarity = match (claim_vec, passage_vec) {
         (Some(a), Some(b)) => Some(cosine(a, b).max(0.0)),
         _ => None,
     };
-    let mut best = Support { score: 0.0, unit: 0..passage.text.len() };
+    let mut best = Support { score: 0.0, unit: 0..passage.text.len(), conflict: None };
+    let mut near_miss: Option<(f32, Reason)> = None;
     let all_units = units(&passage.text);
-    for (i, unit) in all_units.iter().cloned().enumerate() {
-        let text = &passage.text[unit.clone()];
-        let unit_terms: HashSet<String> = terms_of(text, claim.cjk).into_iter().collect();
-        let mut with_context = unit_terms.clone();
+    let unit_terms: Vec<HashSet<String>> = all_units.iter().map(|u| terms_of(&passage.text[u.clone()], claim.cjk).into_iter().collect()).collect();
+    // A claim that joins statements may draw each from a neighbouring sentence.
+    let pieces: Vec<Vec<String>> =
+        pieces(&claim.text).into_iter().map(|p| terms_of(p, claim.cjk)).filter(|t| t.len() >= 2).collect();
+    let is_source = |j: usize| {
+        let mut with_context = unit_terms[j].clone();
         with_context.extend(context.iter().cloned());
-        // The sentence before may name what this one calls "the school" or "it".
-        let previous: HashSet<String> =
-            i.checked_sub(1).map(|p| terms_of(&passage.text[all_units[p].clone()], claim.cjk).into_iter().collect()).unwrap_or_default();
-        let recall = term_recall(&claim.terms, &with_context);
-        let unit_figures = quantities(text);
-        let figures_ok = claim.figures.iter().all(|f| unit_figures.iter().any(|u| same_amount(f, u, FIGURE_TOLERANCE)));
-        let unit_years = years(text);
-        let years_ok = claim.years.iter().all(|y| unit_years.contains(y) || context_years.contains(y));
-        let names_ok = claim.names.iter().all(|n| contains_term(&with_context, n) || contains_term(&previous, n));
-        // Each figure must stand in a clause that names what the claim gives it to (names the
-        // title or headings already supply need not be repeated). A clause that names nothing
-        // else may refer back to a name in the sentence before ("The school buys … at 14p").
-        let names_needed: Vec<&String> = claim.names.iter().filter(|n| !contains_term(&context, n)).collect();
-        let named_before = !names_needed.is_empty() && names_needed.iter().all(|n| contains_term(&previous, n) && !contains_term(&unit_terms, n));
-        let figures_belong = names_needed.is_empty()
-            || claim.figures.iter().all(|f| {
-                clauses(text).iter().any(|clause| {
-                    let clause_terms: HashSet<String> = content_terms(clause).into_iter().collect();
-                    let holds_figure = quantities(clause).iter().any(|u| same_amount(f, u, FIGURE_TOLERANCE));
-                    let names_it = names_needed.iter().any(|n| contains_term(&clause_terms, n));
-                    holds_figure && (names_it || (named_before && other_names(clause, &claim.names).is_empty()))
-                })
-            });
-        let mut score = match similarity {
-            Some(s) => 0.75 * recall + 0.25 * s,
-            None => recall,
-        };
-        // "X has the most Y" needs a unit that ranks something, not one that merely names X.
-        let ranks_ok = !claim.ranks || ranks(text);
-        if !(figures_ok && years_ok && names_ok && figures_belong && ranks_ok) {
-            score *= MISSING_ANCHOR_FACTOR;
-        }
-        if score > best.score {
-            best = Support { score, unit };
+        pieces.iter().any(|p| term_recall(p, &with_context) >= PIECE_SOURCE)
+    };
+    for i in 0..all_units.len() {
+        for window in windows(i, all_units.len(), pieces.len(), &is_source) {
+            let (first, last) = (window[0], window[window.len() - 1]);
+            let span = all_units[first].start..all_units[last].end;
+            let text: String = if window.len() == last - first + 1 {
+                passage.text[span.clone()].to_string()
+            } else {
+                window.iter().map(|&j| &passage.text[all_units[j].clone()]).collect::<Vec<_>>().join(" ")
+            };
+            let mut with_context: HashSet<String> = window.iter().flat_map(|&j| unit_terms[j].iter().cloned()).collect();
+            with_context.extend(context.iter().cloned());
+            let recall = term_recall(&claim.terms, &with_context);
+            let raw = match similarity {
+                Some(s) => 0.75 * recall + 0.25 * s,
+                None => recall,
+            };
+            if raw <= best.score && near_miss.as_ref().is_none_or(|(n, _)| raw <= *n) {
+                continue;
+            }
+            let previous = first.checked_sub(1).map(|p| &passage.text[all_units[p].clone()]).unwrap_or("");
+            let source = SourceUnit {
+                text: &text,
+                previous,
+                before: &passage.text[..all_units[first].start],
+                passage: &passage.text,
+                context: &context_text,
+                asked: &claim.asked_names,
+            };
+            // "X has the most Y" needs a unit that ranks something, not one that merely names X;
+            // and every piece of a claim that joins statements must be said.
+            let unsaid = pieces.iter().any(|p| p.len() >= 3 && term_recall(p, &with_context) < PIECE_SAID);
+            let mismatch = conflict(&claim.text, &claim.statement, &source)
+                .or((claim.ranks && !ranks(&text)).then_some(Reason::NotStated))
+                .or(unsaid.then_some(Reason::NotStated));
+            let score = if mismatch.is_some() { raw * MISSING_ANCHOR_FACTOR } else { raw };
+            if let Some(reason) = mismatch {
+                if raw >= NEAR_MISS && near_miss.as_ref().is_none_or(|(n, _)| raw > *n) {
+                    near_miss = Some((raw, reason));
+                }
+            }
+            if score > best.score {
+                best = Support { score, unit: span, conflict: None };
+            }
         }
     }
+    // A source sentence that says what the claim says, only otherwise, outweighs one that
+    // merely shares some of its words.
+    if let Some((raw, _)) = near_miss {
+        if raw >= best.score + CONTRADICTION_MARGIN {
+            best.score *= MISSING_ANCHOR_FACTOR;
+        }
+    }
+    best.conflict = near_miss;
     best
 }
 

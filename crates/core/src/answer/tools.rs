@@ -71,7 +71,10 @@ impl<'a> Toolbox<'a> {
         match self.engine.search(query, &params) {
             Ok(results) => {
                 let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.span.page)).collect();
-                let observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
+                let mut observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
+                if let Some(routing) = &results.routing {
+                    observation.push_str(&format!("; names: {routing}"));
+                }
                 self.record(tool, input, observation, started);
                 self.last_ranking = Some(results.ranking);
                 self.last_query_vector = results.query_vector.map(|v| (query.to_string(), v));

@@ -180,6 +180,11 @@ pub trait Queries: Access {
         self.with_stores(|s| s.lexical.document_frequencies(words))
     }
 
+    /// How many documents use every word of `phrase` in their text.
+    fn documents_using(&self, phrase: &str) -> Result<u64> {
+        self.with_stores(|s| crate::retrieve::LibraryFacts { store: s.store, snapshot: s.snapshot }.documents_using(s.lexical, phrase))
+    }
+
     /// Checks that the three stores agree (see [`Consistency`]).
     fn verify(&self) -> Result<Consistency> {
         self.with_stores(consistency)

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use document::{extract, FacetSource, EXTRACTOR_VERSION};
 pub use question::{parse_question, QuestionFacets};
-pub use route::{route, RouteScore, RoutedDocument};
+pub use route::{names_in, route, RouteScore, RoutedDocument};
 
 /// What kind of document this is; `Other` when no rule is confident.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]

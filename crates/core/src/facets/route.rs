@@ -23,16 +23,13 @@ pub struct RoutedDocument<'a> {
     pub label: &'a str,
 }
 
-/// Scores every document against the question. Documents whose organisation the question
-/// names are the ones it is about when there are any; the period and kind say which of them.
-/// An organisation the library knows from one document also claims documents whose title
-/// carries its name without a legal suffix ("Halden Robotics employee handbook").
-pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec<RouteScore> {
+/// The names of organisations the library knows that the question carries: a whole alias,
+/// or the first word of a name of several written with a capital in the question (people say
+/// "Globex" for "Globex Lifting Inc."). Sorted, each once.
+pub fn names_in<'d>(question: &QuestionFacets, documents: &[RoutedDocument<'d>]) -> Vec<&'d str> {
     // Many documents share an organisation: each name is tried once.
     let aliases: std::collections::BTreeSet<&str> = documents.iter().flat_map(|d| d.facets.aliases.iter()).map(String::as_str).collect();
     let mut named: Vec<&str> = aliases.iter().copied().filter(|a| question.names(a)).collect();
-    // The first word of a name of several, written with a capital in the question: people
-    // say "Globex" for "Globex Lifting Inc.".
     for alias in &aliases {
         let mut words = alias.split_whitespace();
         if let (Some(first), Some(_)) = (words.next(), words.next()) {
@@ -43,6 +40,14 @@ pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>]) -> Vec
     }
     named.sort_unstable();
     named.dedup();
+    named
+}
+
+/// Scores every document against the question. Documents whose organisation is among `named`
+/// (see [`names_in`]) are the ones it is about when there are any; the period and kind say
+/// which of them. An organisation the library knows from one document also claims documents
+/// whose title carries its name without a legal suffix ("Halden Robotics employee handbook").
+pub fn route(question: &QuestionFacets, documents: &[RoutedDocument<'_>], named: &[&str]) -> Vec<RouteScore> {
     documents
         .iter()
         .map(|d| {
@@ -128,7 +133,8 @@ mod tests {
 
     fn best(question: &str, docs: &[(i64, DocumentFacets)]) -> i64 {
         let routed: Vec<RoutedDocument<'_>> = docs.iter().map(|(id, f)| RoutedDocument { doc_id: *id, facets: f, label: "" }).collect();
-        let scores = route(&parse_question(question), &routed);
+        let facets = parse_question(question);
+        let scores = route(&facets, &routed, &names_in(&facets, &routed));
         let any_org = scores.iter().any(|s| s.organisation);
         scores
             .iter()
@@ -161,7 +167,8 @@ mod tests {
             RoutedDocument { doc_id: 2, facets: &handbook, label: "acme employee handbook" },
             RoutedDocument { doc_id: 3, facets: &handbook, label: "acmeville tourist handbook" },
         ];
-        let scores = route(&parse_question("how many holidays do Acme staff get"), &docs);
+        let asked = parse_question("how many holidays do Acme staff get");
+        let scores = route(&asked, &docs, &names_in(&asked, &docs));
         let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();
         assert_eq!(named, vec![1, 2]);
         let globex = doc("Globex Lifting Inc.", "globex lifting", 2022, None, DocKind::AnnualReport);
@@ -169,7 +176,7 @@ mod tests {
             RoutedDocument { doc_id: 1, facets: &acme, label: "" },
             RoutedDocument { doc_id: 4, facets: &globex, label: "" },
         ];
-        let named = |q: &str| route(&parse_question(q), &docs).iter().filter(|s| s.organisation).map(|s| s.doc_id).collect::<Vec<_>>();
+        let named = |q: &str| route(&parse_question(q), &docs, &names_in(&parse_question(q), &docs)).iter().filter(|s| s.organisation).map(|s| s.doc_id).collect::<Vec<_>>();
         assert_eq!(named("how often are Globex cranes inspected"), vec![4], "a capitalised first word of a name");
         assert_eq!(named("how often are globex cranes inspected"), Vec::<i64>::new(), "not in lower case");
     }

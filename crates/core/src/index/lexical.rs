@@ -318,6 +318,31 @@ impl LexicalIndex {
         Ok(out)
     }
 
+    /// How many documents use every word of `phrase` in their passages' text (stemmed as
+    /// indexed; 0 when the phrase has no words). Routing asks this of the names a question
+    /// carries: a name most documents use singles nothing out.
+    pub fn documents_using(&self, phrase: &str) -> Result<u64> {
+        let f = self.fields;
+        let mut analyzer = self.analyzer()?;
+        let mut tokens = Vec::new();
+        analyzer.token_stream(phrase).process(&mut |t| tokens.push(t.text.clone()));
+        tokens.sort();
+        tokens.dedup();
+        if tokens.is_empty() {
+            return Ok(0);
+        }
+        let clauses: Vec<(Occur, Box<dyn Query>)> = tokens
+            .iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(Term::from_field_text(f.body, t), IndexRecordOption::Basic));
+                (Occur::Must, q)
+            })
+            .collect();
+        let query = BooleanQuery::new(clauses);
+        let documents = self.reader.searcher().search(&query, &DistinctDocuments).map_err(|e| Self::err(&self.dir, e))?;
+        Ok(documents.len() as u64)
+    }
+
     fn analyzer(&self) -> Result<TextAnalyzer> {
         self.index
             .tokenizers()
@@ -381,6 +406,46 @@ fn sanitize_query(query: &str) -> String {
         .filter(|w| !w.is_empty() && !matches!(w.to_ascii_uppercase().as_str(), "AND" | "OR" | "NOT" | "IN"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+
+/// Collects the distinct document ids of the passages a query matches.
+struct DistinctDocuments;
+
+struct DistinctDocumentsInSegment {
+    doc_ids: Option<tantivy::columnar::Column<u64>>,
+    seen: std::collections::HashSet<u64>,
+}
+
+impl tantivy::collector::Collector for DistinctDocuments {
+    type Fruit = std::collections::HashSet<u64>;
+    type Child = DistinctDocumentsInSegment;
+
+    fn for_segment(&self, _ord: tantivy::SegmentOrdinal, segment: &tantivy::SegmentReader) -> tantivy::Result<DistinctDocumentsInSegment> {
+        Ok(DistinctDocumentsInSegment { doc_ids: segment.fast_fields().u64("doc_id").ok(), seen: std::collections::HashSet::new() })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<std::collections::HashSet<u64>>) -> tantivy::Result<std::collections::HashSet<u64>> {
+        Ok(fruits.into_iter().flatten().collect())
+    }
+}
+
+impl tantivy::collector::SegmentCollector for DistinctDocumentsInSegment {
+    type Fruit = std::collections::HashSet<u64>;
+
+    fn collect(&mut self, doc: tantivy::DocId, _score: tantivy::Score) {
+        if let Some(id) = self.doc_ids.as_ref().and_then(|c| c.first(doc)) {
+            self.seen.insert(id);
+        }
+    }
+
+    fn harvest(self) -> std::collections::HashSet<u64> {
+        self.seen
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,30 @@ const BLOCKS: [&str; 24] = [
     "main", "aside", "nav", "dt", "dd", "figure", "figcaption", "caption", "body",
 ];
 
+/// Elements that never have a closing tag.
+const VOID: [&str; 8] = ["br", "hr", "img", "input", "meta", "link", "col", "wbr"];
+
+/// Site chrome rather than content: navigation bars, breadcrumbs, sidebars, in-page tables of
+/// contents and footers, by element (`nav`, `aside`, `footer`) or by a class or id that says
+/// so (`navheader`, `sphinxsidebar`, `toc`, `breadcrumb`). Every page of a manual repeats
+/// them, and a passage made of "Prev | Up | Next | Home" answers nothing.
+fn is_boilerplate(name: &str, tag: &str) -> bool {
+    if matches!(name, "nav" | "aside" | "footer") {
+        return true;
+    }
+    static ATTR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static WORD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let attr = ATTR.get_or_init(|| {
+        regex::Regex::new(r#"(?i)\b(?:class|id|role)\s*=\s*["']?([^"'>]*)"#).unwrap_or_else(|_| unreachable!())
+    });
+    let word = WORD.get_or_init(|| {
+        regex::Regex::new(r"(?i)(?:^|[\s_-])(?:nav\w*|breadcrumbs?|\w*sidebar\w*|toc|menu\w*|footer\w*|related|skip\w*|navigation)(?:$|[\s_-])")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    matches!(name, "div" | "table" | "ul" | "ol" | "section" | "span" | "p" | "dl")
+        && attr.captures_iter(tag).any(|c| c.get(1).is_some_and(|v| word.is_match(v.as_str())))
+}
+
 pub fn parse_html(path: &Path, bytes: &[u8]) -> Result<Document, ParseFailure> {
     let (raw, _) = decode_text(bytes)?;
     let (title, text) = html_to_text(&raw);
@@ -32,7 +56,8 @@ pub fn html_to_text(html: &str) -> (Option<String>, String) {
     let mut out = String::with_capacity(html.len() / 2);
     let mut title: Option<String> = None;
     let mut rest = html;
-    let mut skipping: Option<String> = None;
+    // The element being skipped and how deep inside nested elements of its name the scanner is.
+    let mut skipping: Option<(String, usize)> = None;
     let mut in_title = false;
     while !rest.is_empty() {
         let Some(lt) = rest.find('<') else {
@@ -59,14 +84,21 @@ pub fn html_to_text(html: &str) -> (Option<String>, String) {
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect::<String>()
             .to_ascii_lowercase();
-        if let Some(skipped) = &skipping {
-            if closing && &name == skipped {
-                skipping = None;
+        if let Some((skipped, depth)) = &mut skipping {
+            if &name == skipped {
+                if closing {
+                    *depth -= 1;
+                    if *depth == 0 {
+                        skipping = None;
+                    }
+                } else if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+                    *depth += 1;
+                }
             }
             continue;
         }
-        if !closing && SKIPPED.contains(&name.as_str()) && !tag.ends_with('/') {
-            skipping = Some(name);
+        if !closing && (SKIPPED.contains(&name.as_str()) || is_boilerplate(&name, tag)) && !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+            skipping = Some((name, 1));
             continue;
         }
         match name.as_str() {
@@ -188,6 +220,11 @@ mod tests {
             <table><tr><th>Region</th><th>kW</th></tr><tr><td>North</td><td>1,420</td></tr></table></body></html>"#;
         let (title, text) = html_to_text(html);
         assert_eq!(title.as_deref(), Some("Field notes"));
+        let manual = r#"<body><div class="navheader"><table><tr><td><a href="a.html">Prev</a></td><td>Up</td></tr></table></div>
+            <div class="sect1"><h2>13.2. Transaction Isolation</h2><div class="toc"><dl><dt>13.2.1. Read Committed</dt></dl></div>
+            <p>Read Committed is the default isolation level.</p></div><nav>Home</nav><div class="navfooter"><div>Next</div></div></body>"#;
+        let (_, manual_text) = html_to_text(manual);
+        assert_eq!(manual_text.trim(), "## 13.2. Transaction Isolation\n\nRead Committed is the default isolation level.", "{manual_text:?}");
         assert!(text.starts_with("# Site visits\n\nThe crew checked 48 sites & logged 5 MW."), "{text}");
         assert!(text.contains("- North\n- South"), "{text}");
         assert!(text.contains("Region | kW |"), "{text}");

@@ -24,9 +24,77 @@ pub fn parse_text(path: &Path, bytes: &[u8], format: Format) -> Result<Document,
     Ok(Document { format, title, pages })
 }
 
+/// A Markdown document's title: `title:` in YAML front matter, else its first heading of any
+/// level (ATX `## Title` or a setext line underlined with `===` / `---`), outside code fences.
+/// Books split into one file per section start many files at `##`.
 fn markdown_title(text: &str) -> Option<String> {
-    text.lines()
-        .find_map(|l| l.strip_prefix("# "))
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
+    let mut lines = text.lines().peekable();
+    if lines.peek().is_some_and(|l| l.trim() == "---") {
+        lines.next();
+        for line in lines.by_ref() {
+            if line.trim() == "---" || line.trim() == "..." {
+                break;
+            }
+            if let Some(t) = line.strip_prefix("title:") {
+                let t = t.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+                if !t.is_empty() {
+                    return Some(t.to_string());
+                }
+            }
+        }
+    }
+    let mut in_code = false;
+    let mut previous: Option<&str> = None;
+    for line in lines {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_code = !in_code;
+            previous = None;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        if let Some(title) = atx_heading(t) {
+            return Some(title);
+        }
+        let underline = !t.is_empty() && (t.chars().all(|c| c == '=') || (t.len() >= 3 && t.chars().all(|c| c == '-')));
+        if let (true, Some(p)) = (underline, previous.filter(|p| !p.trim().is_empty())) {
+            return Some(p.trim().to_string());
+        }
+        previous = Some(line);
+    }
+    None
+}
+
+/// The text of an ATX heading line ("### Title ###"), without its marks.
+fn atx_heading(line: &str) -> Option<String> {
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    if hashes == 0 || hashes > 6 {
+        return None;
+    }
+    let rest = &line[hashes..];
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let title = rest.trim().trim_end_matches('#').trim();
+    // Inline code and emphasis marks are not part of the title people read.
+    let title: String = title.chars().filter(|&c| c != '`' && c != '*').collect();
+    (!title.is_empty()).then_some(title)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_markdown_title_is_its_first_heading_of_any_level() {
+        assert_eq!(markdown_title("## Defining an Enum\n\nWhere structs give you…").as_deref(), Some("Defining an Enum"));
+        assert_eq!(markdown_title("# Book\n## Part").as_deref(), Some("Book"));
+        assert_eq!(markdown_title("```sh\n# install it\n```\n### `Option` values ###\n").as_deref(), Some("Option values"));
+        assert_eq!(markdown_title("Getting Started\n===============\n\ntext").as_deref(), Some("Getting Started"));
+        assert_eq!(markdown_title("---\ntitle: \"Release notes\"\n---\n# Other").as_deref(), Some("Release notes"));
+        assert_eq!(markdown_title("#hashtag, not a heading\n\nplain text"), None);
+        assert_eq!(markdown_title("plain text\n\n- a list\n"), None);
+    }
 }

@@ -23,6 +23,7 @@ pub use snapshot::LibrarySnapshot;
 pub use stages::StageTimes;
 use stages::ms_since;
 pub(crate) use snapshot::LibraryFacts;
+pub use routing::NameRoute;
 
 use serde::Serialize;
 
@@ -85,6 +86,9 @@ pub struct SearchParams {
     pub rerank: bool,
     /// Add words from the first search's best passages to the keyword search (hybrid mode).
     pub expand: bool,
+    /// The query's embedding when the caller already has it (a second search of the same
+    /// question need not embed it again).
+    pub query_vector: Option<Vec<f32>>,
 }
 
 impl Default for SearchParams {
@@ -99,6 +103,7 @@ impl Default for SearchParams {
             route: true,
             rerank: true,
             expand: true,
+            query_vector: None,
         }
     }
 }
@@ -165,6 +170,9 @@ pub struct SearchResults {
     pub vectors_unavailable: Option<String>,
     #[serde(skip)]
     pub stages: StageTimes,
+    /// What routing made of the names the question carries, for the step trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routing: Option<String>,
 }
 
 /// The vector list's share of its usual fusion weight when the embedding model does not read
@@ -211,7 +219,14 @@ impl Retriever<'_> {
             }
             None => self.scope_documents(&params.scope)?,
         };
-        let routing = if params.route { self.route(query, user_scope.as_deref())? } else { Routing::default() };
+        // Only hybrid search is routed: a keyword or vector search is what the user asked for,
+        // over what the user scoped.
+        let routing = if params.route && params.mode == SearchMode::Hybrid {
+            self.route(query, user_scope.as_deref())?
+        } else {
+            Routing::default()
+        };
+        let unrouted_scope = user_scope.clone();
         let scope_docs = routing.narrow(user_scope);
         let candidates = params.candidates.max(params.k);
         // An embedding model that cannot read the question's script gives near-random
@@ -224,7 +239,7 @@ impl Retriever<'_> {
         };
 
         // The query embedding is the slow part; keyword and document search run beside it.
-        let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty();
+        let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty() && params.query_vector.is_none();
         let embedder = self.embedder;
         stages.route_ms = ms_since(started);
         let (query_vector, lexical, documents, embed_ms) = std::thread::scope(|scope| {
@@ -259,7 +274,7 @@ impl Retriever<'_> {
         // Hybrid search still has its keyword half when the embedder fails (a server that
         // stopped answering); a search by meaning alone has nothing to fall back on.
         let (query_vector, vectors_unavailable) = match query_vector {
-            Ok(v) => (v, None),
+            Ok(v) => (v.or_else(|| params.query_vector.clone()), None),
             Err(e) if params.mode == SearchMode::Hybrid => (None, Some(e.to_string())),
             Err(e) => return Err(e),
         };
@@ -313,9 +328,10 @@ impl Retriever<'_> {
         fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut pages = Vec::new();
         if params.rerank && params.mode == SearchMode::Hybrid && !fused.is_empty() {
-            let page_of: HashMap<i64, (i64, u32)> = records.iter().map(|(id, r)| (*id, (r.span.doc_id, r.span.page))).collect();
+            let page_of: HashMap<i64, rerank::Place> = records.iter().map(|(id, r)| (*id, rerank::place_of(r))).collect();
             let question = QuestionTerms::new(query, self.lexical)?;
-            pages = rerank::page_candidates(&fused, &page_of, &question, self.store)?;
+            let passage_texts: HashMap<i64, String> = records.iter().map(|(id, r)| (*id, r.text.clone())).collect();
+            pages = rerank::page_candidates(&fused, &page_of, &passage_texts, &question, self.store)?;
             let weights = RerankWeights::default();
             let passage_score = |chunk: i64, nth: usize| {
                 records.get(&chunk).map(|r| weights.score(&question.features(nth, &r.text))).unwrap_or(f32::MIN)
@@ -331,6 +347,7 @@ impl Retriever<'_> {
                 .map(|(r, next)| (r.id, next))
                 .collect();
             fused = rerank::keep_sentences_whole(fused, &next_of);
+
         }
         let mut routed_docs: Vec<i64> = Vec::new();
         for (id, _) in &fused {
@@ -362,6 +379,17 @@ impl Retriever<'_> {
                 break;
             }
         }
+        if routing.named.len() <= FALLBACK_ROUTED_DOCUMENTS && !routing.named.is_empty() {
+            let unrouted = SearchParams {
+                route: false,
+                documents: unrouted_scope,
+                scope: Vec::new(),
+                query_vector: query_vector.clone(),
+                ..params.clone()
+            };
+            let fallback = self.search(query, &unrouted)?;
+            hits = merge_fallback(hits, fallback.hits, params.k, fusion.rrf_k);
+        }
         stages.rank_ms = ms_since(began);
         stages.total_ms = ms_since(started);
         Ok(SearchResults {
@@ -379,6 +407,7 @@ impl Retriever<'_> {
             language_gap,
             vectors_unavailable,
             stages,
+            routing: routing.describe(),
         })
     }
 
@@ -394,7 +423,9 @@ impl Retriever<'_> {
                 d.facets.as_ref().map(|facets| crate::facets::RoutedDocument { doc_id: d.doc_id, facets, label })
             })
             .collect();
-        Ok(Routing::decide(query, &documents))
+        // A failed count reads as "used everywhere": no narrowing rather than a wrong one.
+        let used_by = |name: &str| self.facts().documents_using(self.lexical, name).unwrap_or(u64::MAX);
+        Ok(Routing::decide(query, &documents, &used_by))
     }
 
     fn scope_documents(&self, scope: &[PathBuf]) -> Result<Option<Vec<i64>>> {
@@ -404,6 +435,36 @@ impl Retriever<'_> {
         Ok(Some(self.store.documents_under(scope)?))
     }
 
+}
+
+/// Routing that narrows a search to this many documents or fewer also searches without the
+/// route, in case the name it routed on was not what the question is about.
+const FALLBACK_ROUTED_DOCUMENTS: usize = 3;
+
+/// The routed hits fused with those of the same search without the route (reciprocal ranks,
+/// equal weights): a passage both searches find leads, a passage only the unrouted search
+/// finds can still come in ahead of weak routed ones.
+fn merge_fallback(routed: Vec<Hit>, fallback: Vec<Hit>, k: usize, rrf_k: f32) -> Vec<Hit> {
+    let mut scores: HashMap<i64, f32> = HashMap::new();
+    for list in [&routed, &fallback] {
+        for (rank, hit) in list.iter().enumerate() {
+            *scores.entry(hit.chunk_id).or_default() += 1.0 / (rrf_k + rank as f32 + 1.0);
+        }
+    }
+    let mut merged: Vec<Hit> = Vec::new();
+    for hit in routed.into_iter().chain(fallback) {
+        if !merged.iter().any(|m| m.chunk_id == hit.chunk_id) {
+            merged.push(hit);
+        }
+    }
+    // Stable: equal fused scores keep routed order first.
+    let score = |h: &Hit| scores.get(&h.chunk_id).copied().unwrap_or(0.0);
+    merged.sort_by(|a, b| score(b).total_cmp(&score(a)));
+    merged.truncate(k);
+    for (i, hit) in merged.iter_mut().enumerate() {
+        hit.rank = i + 1;
+    }
+    merged
 }
 
 /// Fuses two ranked lists; a list that is empty contributes nothing.

@@ -62,11 +62,28 @@ impl RerankWeights {
     }
 }
 
-/// A candidate page with its features, in fused order.
+/// Where a passage stands for reranking: its page, or in a document without printed pages
+/// (Markdown, HTML, DOCX, EPUB, text: one "page" per file or chapter) the passage itself. A
+/// 30 KB chapter is not one place: judged as a whole it holds every word of most questions,
+/// and its best passage is what the question is about (on three documentation libraries the
+/// answering passage was in the first five hits for 0.50–0.67 of questions with the file as
+/// the place, 0.53–0.77 with its sections, 0.53–0.77 with its passages, see bench/README.md).
+pub type Place = (i64, u32, u64);
+
+/// The place of a stored passage (see [`Place`]).
+pub fn place_of(record: &crate::index::store::ChunkRecord) -> Place {
+    let paged = crate::parse::Format::from_path(&record.doc_path) == Some(crate::parse::Format::Pdf);
+    (record.span.doc_id, record.span.page, if paged { 0 } else { record.id as u64 })
+}
+
+/// A candidate page (or passage) with its features, in fused order.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageCandidate {
     pub doc_id: i64,
     pub page: u32,
+    #[serde(skip)]
+    /// The passage that is the place, for documents without printed pages (0 for a page).
+    pub passage: u64,
     pub features: PageFeatures,
 }
 
@@ -166,30 +183,40 @@ impl QuestionTerms {
     }
 }
 
-/// The distinct pages of the first [`RERANK_DEPTH`] fused chunks, in fused order, with their
-/// features. `page_of` maps a chunk to its (document, page).
+/// The text of a place: its page's, or its passage's.
+fn place_text(store: &Store, place: Place, passages: &HashMap<i64, String>) -> Result<String> {
+    let (doc_id, page, passage) = place;
+    if passage == 0 {
+        return Ok(store.page_text(doc_id, page)?.unwrap_or_default());
+    }
+    Ok(passages.get(&(passage as i64)).cloned().unwrap_or_default())
+}
+
+/// The distinct places of the first [`RERANK_DEPTH`] fused chunks, in fused order, with their
+/// features. `place_of` maps a chunk to its place (see [`Place`]).
 pub fn page_candidates(
     fused: &[(i64, f32)],
-    page_of: &HashMap<i64, (i64, u32)>,
+    place_of: &HashMap<i64, Place>,
+    passages: &HashMap<i64, String>,
     question: &QuestionTerms,
     store: &Store,
 ) -> Result<Vec<PageCandidate>> {
-    let mut pages: Vec<(i64, u32)> = Vec::new();
+    let mut places: Vec<Place> = Vec::new();
     for (id, _) in fused.iter().take(RERANK_DEPTH) {
-        if let Some(&key) = page_of.get(id) {
-            if !pages.contains(&key) {
-                pages.push(key);
+        if let Some(&key) = place_of.get(id) {
+            if !places.contains(&key) {
+                places.push(key);
             }
         }
     }
-    let texts = pages.iter().map(|&(doc_id, page)| Ok(store.page_text(doc_id, page)?.unwrap_or_default())).collect::<Result<Vec<String>>>()?;
+    let texts = places.iter().map(|&place| place_text(store, place, passages)).collect::<Result<Vec<String>>>()?;
     // Stemming the pages is most of reranking's time, and each page is independent.
     use rayon::prelude::*;
-    Ok(pages
+    Ok(places
         .par_iter()
         .zip(texts.par_iter())
         .enumerate()
-        .map(|(position, (&(doc_id, page), text))| PageCandidate { doc_id, page, features: question.features(position, text) })
+        .map(|(position, (&(doc_id, page, passage), text))| PageCandidate { doc_id, page, passage, features: question.features(position, text) })
         .collect())
 }
 
@@ -201,15 +228,15 @@ pub fn page_candidates(
 /// the first, and the passage that leads is the one that best answers, not the page's top.
 pub fn reorder(
     fused: Vec<(i64, f32)>,
-    page_of: &HashMap<i64, (i64, u32)>,
+    page_of: &HashMap<i64, Place>,
     candidates: &[PageCandidate],
     weights: &RerankWeights,
     passage_score: &dyn Fn(i64, usize) -> f32,
 ) -> Vec<(i64, f32)> {
     let mut scored: Vec<(usize, f32)> = candidates.iter().enumerate().map(|(i, c)| (i, weights.score(&c.features))).collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let place: HashMap<(i64, u32), usize> =
-        scored.iter().enumerate().map(|(rank, (i, _))| ((candidates[*i].doc_id, candidates[*i].page), rank)).collect();
+    let place: HashMap<Place, usize> =
+        scored.iter().enumerate().map(|(rank, (i, _))| ((candidates[*i].doc_id, candidates[*i].page, candidates[*i].passage), rank)).collect();
     // Per reranked page: (passage score, fused place, chunk).
     type Placed = (f32, usize, (i64, f32));
     let mut on_page: Vec<Vec<Placed>> = vec![Vec::new(); candidates.len()];
@@ -283,20 +310,20 @@ mod tests {
     #[test]
     fn reorder_leads_with_one_chunk_per_reranked_page() {
         // Chunks 1 and 3 on page A, 2 on page B, 4 beyond the candidates.
-        let page_of: HashMap<i64, (i64, u32)> = [(1, (7, 1)), (2, (7, 2)), (3, (7, 1)), (4, (7, 9))].into_iter().collect();
+        let page_of: HashMap<i64, Place> = [(1, (7, 1, 0)), (2, (7, 2, 0)), (3, (7, 1, 0)), (4, (7, 9, 0))].into_iter().collect();
         let fused = vec![(1, 0.9), (2, 0.8), (3, 0.7), (4, 0.6)];
         let strong = PageFeatures { position: 0.5, coverage: 1.0, quantity_fit: 0.0, phrase_overlap: 1.0 };
         let weak = PageFeatures { position: 1.0, coverage: 0.0, quantity_fit: 0.0, phrase_overlap: 0.0 };
         let candidates = vec![
-            PageCandidate { doc_id: 7, page: 1, features: weak },
-            PageCandidate { doc_id: 7, page: 2, features: strong },
+            PageCandidate { doc_id: 7, page: 1, passage: 0, features: weak },
+            PageCandidate { doc_id: 7, page: 2, passage: 0, features: strong },
         ];
         let order: Vec<i64> = reorder(fused, &page_of, &candidates, &RerankWeights::default(), &|_, nth| -(nth as f32)).into_iter().map(|x| x.0).collect();
         assert_eq!(order, vec![2, 1, 3, 4], "page B first, then page A's chunks, then the rest");
-        let four_pages: HashMap<i64, (i64, u32)> = [(1, (7, 1)), (2, (7, 1)), (3, (7, 2)), (4, (7, 2))].into_iter().collect();
+        let four_pages: HashMap<i64, Place> = [(1, (7, 1, 0)), (2, (7, 1, 0)), (3, (7, 2, 0)), (4, (7, 2, 0))].into_iter().collect();
         let candidates = vec![
-            PageCandidate { doc_id: 7, page: 1, features: strong },
-            PageCandidate { doc_id: 7, page: 2, features: weak },
+            PageCandidate { doc_id: 7, page: 1, passage: 0, features: strong },
+            PageCandidate { doc_id: 7, page: 2, passage: 0, features: weak },
         ];
         let fused = vec![(1, 0.9), (2, 0.8), (3, 0.7), (4, 0.6)];
         let order: Vec<i64> = reorder(fused, &four_pages, &candidates, &RerankWeights::default(), &|_, nth| -(nth as f32)).into_iter().map(|x| x.0).collect();

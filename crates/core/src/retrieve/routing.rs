@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use crate::facets::{parse_question, route, RouteScore, RoutedDocument};
+use serde::Serialize;
+
+use crate::facets::{names_in, parse_question, route, RouteScore, RoutedDocument};
 
 /// What routing decided for one question.
 #[derive(Debug, Clone, Default)]
@@ -15,13 +17,46 @@ pub struct Routing {
     /// Per document, how well its period and kind fit the question, scaled to 0–1 (the best
     /// fitting document has 1); absent documents fit nothing asked.
     pub fit: HashMap<i64, f32>,
+    /// Each name of the question that the library knows, with how many documents use it and
+    /// whether it routed: for the step trace.
+    pub names: Vec<NameRoute>,
 }
 
+/// One name a question carries and what routing made of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NameRoute {
+    pub name: String,
+    /// Documents (of those searched) whose passages use the name.
+    pub used_by: u64,
+    /// Documents searched.
+    pub of: u64,
+    /// Whether the search was narrowed to the documents of this name.
+    pub routed: bool,
+}
+
+/// A name singles out documents only when at most this share of the searched documents use
+/// it: a name that most of a library uses (its own subject, the company whose reports these
+/// all are, the product every manual is about) is not a route. Half is the boundary of a
+/// minority, not a fitted value.
+const MAX_ROUTING_SHARE: f64 = 0.5;
+
 impl Routing {
-    /// Routes among `documents` (all of them, or those in the user's scope).
-    pub fn decide(question: &str, documents: &[RoutedDocument<'_>]) -> Routing {
+    /// Routes among `documents` (all of them, or those in the user's scope). `used_by` tells
+    /// how many documents of the library use a name in their text.
+    pub fn decide(question: &str, documents: &[RoutedDocument<'_>], used_by: &dyn Fn(&str) -> u64) -> Routing {
         let facets = parse_question(question);
-        let scores: Vec<RouteScore> = route(&facets, documents);
+        let of = documents.len() as u64;
+        let mut names = Vec::new();
+        let mut routing_names: Vec<&str> = Vec::new();
+        for name in names_in(&facets, documents) {
+            let used = used_by(name).min(of);
+            let routed = (used as f64) <= MAX_ROUTING_SHARE * of as f64;
+            if routed {
+                routing_names.push(name);
+            }
+            names.push(NameRoute { name: name.to_string(), used_by: used, of, routed });
+        }
+        let scores: Vec<RouteScore> = route(&facets, documents, &routing_names);
         let named: Vec<i64> = scores.iter().filter(|s| s.organisation).map(|s| s.doc_id).collect();
         // Fit is compared among the documents the search will look at.
         let considered: Vec<&RouteScore> = scores.iter().filter(|s| named.is_empty() || s.organisation).collect();
@@ -31,7 +66,23 @@ impl Routing {
         } else {
             HashMap::new()
         };
-        Routing { named, fit }
+        Routing { named, fit, names }
+    }
+
+    /// One line for the step trace: which names routed and how many documents use each.
+    pub fn describe(&self) -> Option<String> {
+        if self.names.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .names
+            .iter()
+            .map(|n| {
+                let verdict = if n.routed { "routed" } else { "not routed, too common" };
+                format!("\"{}\" used by {} of {} documents: {verdict}", n.name, n.used_by, n.of)
+            })
+            .collect();
+        Some(parts.join("; "))
     }
 
     /// The scope after routing: the named documents within `scope`, or `scope` unchanged when
@@ -87,17 +138,33 @@ mod tests {
 
     #[test]
     fn names_narrow_and_periods_rank() {
-        let facets = [doc("Acme", 2021), doc("Acme", 2022), doc("Globex", 2022)];
+        let facets = [doc("Acme", 2021), doc("Acme", 2022), doc("Globex", 2022), doc("Initech", 2022), doc("Hooli", 2022)];
         let docs: Vec<RoutedDocument<'_>> =
             facets.iter().enumerate().map(|(i, f)| RoutedDocument { doc_id: i as i64 + 1, facets: f, label: "" }).collect();
-        let r = Routing::decide("Acme revenue in 2022", &docs);
+        // Each organisation's documents use only its own name.
+        let used_by = |name: &str| if name == "acme" { 2 } else { 1 };
+        let r = Routing::decide("Acme revenue in 2022", &docs, &used_by);
         assert_eq!(r.named, vec![1, 2]);
         assert_eq!(r.narrow(None), Some(vec![1, 2]));
         assert_eq!(r.ranked(&[1, 2], &[]), vec![2, 1]);
         // A scope without the named documents is kept as it is.
         assert_eq!(r.narrow(Some(vec![3])), Some(vec![3]));
-        let none = Routing::decide("what is the refund policy", &docs);
+        let none = Routing::decide("what is the refund policy", &docs, &used_by);
         assert!(none.named.is_empty() && none.fit.is_empty());
         assert_eq!(none.narrow(None), None);
+    }
+
+    #[test]
+    fn a_name_most_documents_use_does_not_route() {
+        // A library about one subject: every document's text uses "acme", one title has it.
+        let facets = [doc("Acme", 2021), doc("Globex", 2022), doc("Initech", 2022)];
+        let docs: Vec<RoutedDocument<'_>> =
+            facets.iter().enumerate().map(|(i, f)| RoutedDocument { doc_id: i as i64 + 1, facets: f, label: "" }).collect();
+        let everywhere = |_: &str| 3;
+        let r = Routing::decide("Acme revenue in 2022", &docs, &everywhere);
+        assert!(r.named.is_empty(), "{:?}", r.named);
+        assert_eq!(r.narrow(None), None);
+        assert_eq!(r.names, vec![NameRoute { name: "acme".into(), used_by: 3, of: 3, routed: false }]);
+        assert!(r.describe().is_some_and(|d| d.contains("not routed")));
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::Result;
-use crate::index::{DocumentInfo, Store};
+use crate::index::{DocumentInfo, LexicalIndex, Store};
 
 #[derive(Default)]
 pub struct LibrarySnapshot {
@@ -20,6 +20,9 @@ pub struct LibrarySnapshot {
     labels: OnceLock<HashMap<i64, String>>,
     /// Per document, its passage ids, sorted.
     chunk_ids: Mutex<HashMap<i64, Arc<[i64]>>>,
+    /// Per name a question carried, how many documents use it (routing asks again and again
+    /// about the same few names).
+    name_uses: Mutex<HashMap<String, u64>>,
 }
 
 /// Reads through a snapshot when there is one (a reader), or straight from the store (the
@@ -61,6 +64,18 @@ impl<'a> LibraryFacts<'a> {
         }
         let labels = read(&self.documents()?);
         Ok(Cow::Borrowed(snapshot.labels.get_or_init(|| labels)))
+    }
+
+    /// How many documents use `name` in their text.
+    pub fn documents_using(&self, lexical: &LexicalIndex, name: &str) -> Result<u64> {
+        let Some(snapshot) = self.snapshot else { return lexical.documents_using(name) };
+        let cached = snapshot.name_uses.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(name).copied();
+        if let Some(n) = cached {
+            return Ok(n);
+        }
+        let n = lexical.documents_using(name)?;
+        snapshot.name_uses.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(name.to_string(), n);
+        Ok(n)
     }
 
     /// The passage ids of `doc_ids`, sorted.

@@ -1,0 +1,169 @@
+//! What a question asks for, slot by slot: the period it names, and the kind of value it
+//! wants (an amount of money, a percentage, a count, a duration, a date). "What was capex in
+//! FY2022, in USD millions?" is not answered by a percentage, nor by FY2023's capex: the
+//! sources may name the subject and still not state the asked fact, and then Pagewise says
+//! so instead of answering from the nearest sentence.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::attribute::{Sentence, SentenceStatus};
+use super::evidence::EvidenceSet;
+use super::facts::{amounts, periods, Family, Period};
+
+/// The kind of value a question wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    Money,
+    Percent,
+    Count,
+    Duration,
+    Date,
+}
+
+impl Want {
+    /// Families of figures that can answer it (a bare number can answer any).
+    fn accepts(self, family: Family) -> bool {
+        match self {
+            Want::Money => matches!(family, Family::Currency | Family::Plain | Family::Count),
+            Want::Percent => matches!(family, Family::Percent | Family::Points | Family::Plain),
+            Want::Count => matches!(family, Family::Count | Family::Plain),
+            Want::Duration => matches!(family, Family::Time | Family::Plain),
+            Want::Date => false,
+        }
+    }
+}
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
+}
+
+/// The kind of value `question` wants, when it says so clearly.
+pub fn wanted(question: &str) -> Option<Want> {
+    static PERCENT: OnceLock<Regex> = OnceLock::new();
+    static MONEY: OnceLock<Regex> = OnceLock::new();
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    static DURATION: OnceLock<Regex> = OnceLock::new();
+    static DATE: OnceLock<Regex> = OnceLock::new();
+    static CHANGE: OnceLock<Regex> = OnceLock::new();
+    let q = question.to_lowercase();
+    // "How much did revenue grow?" is answered by an amount or a percentage alike.
+    let change = re(&CHANGE, r"\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|change[ds]?|rise|rose|fall|fell|decline[ds]?|drop(?:ped)?)\b|增长|下降|变化|增加|减少").is_match(&q);
+    if re(&PERCENT, r"\bpercent(?:age)?s?\b|\bwhat share\b|\bproportion\b|\bmargin\b|%|百分之|百分比|占比|比例|比率|利润率|增长率").is_match(&q) {
+        return (!change || q.contains("percent") || q.contains('%') || q.contains("百分")).then_some(Want::Percent);
+    }
+    if re(&DATE, r"\bwhen\b|\bwhat (?:year|date|day|month)\b|\bwhich (?:year|date|day|month)\b|什么时候|哪一?年|哪天|何时|几月|几号|哪一天").is_match(&q) {
+        return Some(Want::Date);
+    }
+    if re(&DURATION, r"\bhow long\b|多久|多长时间|多少(?:分钟|小时|天|秒|毫秒)").is_match(&q) {
+        return Some(Want::Duration);
+    }
+    if re(&COUNT, r"\bhow many\b|\bnumber of\b|多少(?:个|人|家|位|名|次|台|条|项|种|款|篇)|几(?:个|人|家|位|名|次|台|条|项|种)").is_match(&q) {
+        return Some(Want::Count);
+    }
+    if change {
+        return None;
+    }
+    if re(
+        &MONEY,
+        r"\bhow much\b.*\b(?:cost|pay|paid|spend|spent|charge|earn|worth|price)|\b(?:cost|price|fee|revenue|sales|income|profit|capex|capital expenditures?|expenditures?|budget|salary|dividends?|cash|debt|usd|dollars|pounds|euros)\b|\$|\bin (?:usd )?(?:millions|billions|thousands)\b|多少钱|金额|收入|营收|成本|费用|价格|工资|薪资|预算",
+    )
+    .is_match(&q)
+    {
+        return Some(Want::Money);
+    }
+    None
+}
+
+/// Whether the checked sentences give a value of the wanted kind: a sentence with support
+/// that holds a figure the kind accepts (or, for a date, names a period).
+pub fn answers_kind(want: Want, sentences: &[Sentence]) -> bool {
+    supported(sentences).any(|s| match want {
+        Want::Date => !periods(&s.text).is_empty(),
+        w => amounts(&s.text, None).iter().any(|a| w.accepts(a.family)),
+    })
+}
+
+/// Whether the checked sentences answer with figures, none of the wanted kind: "38% of
+/// capital spending" for "how much capex". An answer in words ("monthly", "at 21:40") is not
+/// judged here.
+pub fn gives_other_kind(want: Want, sentences: &[Sentence]) -> bool {
+    if want == Want::Date {
+        return false;
+    }
+    let figures: Vec<Family> = supported(sentences).flat_map(|s| amounts(&s.text, None)).map(|a| a.family).collect();
+    !figures.is_empty() && !figures.iter().any(|f| want.accepts(*f))
+}
+
+fn supported(sentences: &[Sentence]) -> impl Iterator<Item = &Sentence> {
+    sentences.iter().filter(|s| !s.citations.is_empty() && s.status != SentenceStatus::Unsupported)
+}
+
+/// A period the question names that no evidence passage, heading or title names, while the
+/// evidence names other periods of the same kind: the library covers other years (quarters,
+/// dates) than the one asked about.
+pub fn missing_period(question: &str, evidence: &EvidenceSet) -> Option<Period> {
+    let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
+    if asked.is_empty() {
+        return None;
+    }
+    let mut stated: Vec<Period> = Vec::new();
+    for page in &evidence.pages {
+        stated.extend(periods(&page.doc_title).into_iter().map(|(p, _)| p));
+        if let Some(facets) = &page.facets {
+            stated.extend(facets.period.year.map(Period::Year));
+            stated.extend(facets.years.iter().map(|y| Period::Year(*y)));
+        }
+        for p in &page.passages {
+            stated.extend(periods(&p.text).into_iter().map(|(q, _)| q));
+            stated.extend(p.heading_path.iter().flat_map(|h| periods(h)).map(|(q, _)| q));
+        }
+    }
+    asked.into_iter().find(|p| !stated.iter().any(|s| p.named_by(s)) && stated.iter().any(|s| p.same_kind(s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::attribute::Citation;
+
+    #[test]
+    fn what_kind_of_value_a_question_wants() {
+        assert_eq!(wanted("What was Amcor's capital expenditure in FY2022, in USD millions?"), Some(Want::Money));
+        assert_eq!(wanted("what percentage of members voted"), Some(Want::Percent));
+        assert_eq!(wanted("how many members does the coop have"), Some(Want::Count));
+        assert_eq!(wanted("how long do we keep logs"), Some(Want::Duration));
+        assert_eq!(wanted("when did the pilot start"), Some(Want::Date));
+        assert_eq!(wanted("错误率降到了百分之多少"), Some(Want::Percent));
+        assert_eq!(wanted("who chairs the board"), None);
+        assert_eq!(wanted("how much did revenue grow in 2023"), None, "an amount or a percentage");
+    }
+
+    fn sentence(text: &str) -> Sentence {
+        let citation = Citation {
+            label: "Doc1_p1".into(),
+            span: crate::span::Span { doc_id: 1, page: 1, byte_start: 0, byte_end: 1 },
+            doc_path: "/d/a.pdf".into(),
+            doc_title: "A".into(),
+            chunk_id: 1,
+            quote: text.into(),
+            support: 1.0,
+            also_in: vec![],
+            section: None,
+        };
+        Sentence::new(text.into(), SentenceStatus::Kept, vec![citation])
+    }
+
+    #[test]
+    fn a_percentage_does_not_answer_a_question_about_an_amount() {
+        assert!(!answers_kind(Want::Money, &[sentence("About 38% of capital spending was in the United States.")]));
+        assert!(answers_kind(Want::Money, &[sentence("Capital expenditure was $471 million.")]));
+        assert!(answers_kind(Want::Percent, &[sentence("The share rose to 71 percent.")]));
+        assert!(answers_kind(Want::Date, &[sentence("The pilot started in March 2024.")]));
+        assert!(!answers_kind(Want::Date, &[sentence("The pilot is part-funded by a grant.")]));
+        assert!(gives_other_kind(Want::Money, &[sentence("About 38% of capital spending was in the United States.")]));
+        assert!(!gives_other_kind(Want::Money, &[sentence("Capital spending rose in every region.")]), "words are not judged");
+        assert!(!gives_other_kind(Want::Date, &[sentence("The last ferry leaves at 21:40.")]));
+    }
+}

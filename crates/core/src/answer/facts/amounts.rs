@@ -1,0 +1,544 @@
+//! Figures as amounts: a value, what it measures and how precisely it was written, whatever
+//! the form. "$3.2 billion", "$3,200 million" and "3,200" under "(in millions)" are one
+//! amount; "three" is 3; "1.2万" is 12,000; "百分之三十八" is 38%. Dates, clock times and
+//! version numbers are not amounts (their digits are read by `periods`).
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::periods::non_amount_spans;
+use crate::text::fold_width;
+
+/// What a figure measures. Two amounts of different families are never the same figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// A bare number: compatible with any family (the unit is often written once only).
+    Plain,
+    Currency,
+    Percent,
+    /// Percentage points and basis points: a change of a percentage, not a percentage.
+    Points,
+    Bytes,
+    Time,
+    Power,
+    Energy,
+    Length,
+    Mass,
+    Volume,
+    Count,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Amount {
+    /// In base units: currency units, percent, bytes, seconds, watts, metres, grams, litres.
+    pub value: f64,
+    /// The number as written, before scale words and units ("3.2" of "$3.2 billion").
+    pub written: f64,
+    /// Digits after the decimal point as written: how precisely the figure was stated.
+    pub decimals: u32,
+    pub family: Family,
+    /// A scale word or prefix was written ("billion", "万", "M" of "MW"): the value is not
+    /// the written number.
+    pub scaled: bool,
+    /// Written in words ("three"): a claim's word may stand for no figure of the source at
+    /// all ("two of the segments"), so it is only checked where the source has it.
+    pub spelled: bool,
+    /// Byte range in the text, unit and scale word included.
+    pub span: Range<usize>,
+}
+
+impl Amount {
+    /// Whether `other` (from a source) states this amount: the same family (or one left
+    /// unwritten) and a value within the precision this one was written with ("$3.2 billion"
+    /// is stated by $3,177 million; "12%" by 11.9%).
+    pub fn stated_by(&self, other: &Amount) -> bool {
+        if !families_agree(self.family, other.family) {
+            return false;
+        }
+        // The same number with its scale written once and left out once: "5,000" in a claim
+        // for "$5,000 million", or "$5,000 million" for "5,000" in a table whose caption the
+        // passage lacks.
+        if self.written == other.written && (!self.scaled || !other.scaled) {
+            return true;
+        }
+        let unit_of_last_digit = 10f64.powi(-(self.decimals as i32)) * (self.value / self.written.max(f64::MIN_POSITIVE)).abs();
+        let tolerance = (0.5 * unit_of_last_digit).max(0.005 * self.value.abs());
+        let close = |v: f64| (self.value - v).abs() <= tolerance + f64::EPSILON;
+        if close(other.value) {
+            return true;
+        }
+        // Financial tables give bare figures in thousands or millions, the caption often on
+        // another page: "$1.46 billion" is the "1,464" of such a table.
+        let bare_table_figure = !other.scaled && matches!(other.family, Family::Plain | Family::Currency);
+        bare_table_figure && self.scaled && matches!(self.family, Family::Plain | Family::Currency) && (close(other.value * 1e3) || close(other.value * 1e6))
+    }
+
+    /// The same digits as `other` at another scale or in another unit: "$3.2 billion" for
+    /// "$3.2 million", "47 hours" for "47 minutes", "2%" for "2 percentage points".
+    pub fn rescaled_from(&self, other: &Amount) -> bool {
+        if self.stated_by(other) {
+            return false;
+        }
+        let same_digits = (self.written - other.written).abs() <= 1e-9 * self.written.abs().max(1.0);
+        let other_family = !families_agree(self.family, other.family) && self.family != Family::Plain && other.family != Family::Plain;
+        let ratio = if other.value != 0.0 { self.value / other.value } else { 0.0 };
+        let power_step = [1e3, 1e-3, 1e6, 1e-6, 1e4, 1e-4, 1e8, 1e-8, 1024.0, 1.0 / 1024.0, 60.0, 1.0 / 60.0, 100.0, 0.01]
+            .iter()
+            .any(|p| (ratio - p).abs() <= 1e-6 * p);
+        (same_digits && (other_family || self.value != other.value)) || (power_step && families_agree(self.family, other.family))
+    }
+}
+
+fn families_agree(a: Family, b: Family) -> bool {
+    a == b || a == Family::Plain || b == Family::Plain || matches!((a, b), (Family::Count, Family::Plain) | (Family::Plain, Family::Count))
+}
+
+fn number_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?ix)
+            (?P<currency>[$€£¥]|US\$|USD\s?|EUR\s?|GBP\s?|RMB\s?|CNY\s?)?
+            (?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)
+            (?P<suffix>
+                \s?(?:%|percentage\s+points?|percent|per\s?cent|pp\b|pts?\b|basis\s+points?|bps\b|个百分点|百分点)
+              | \s?(?:trillion|billion|million|thousand|bn|mn|tn|m|b|k)\b
+              | \s?(?:万亿|亿|万|千)
+            )?
+            (?P<unit>
+                \s?(?:[kmgtp]i?b|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?)\b
+              | \s?(?:[kmgt]?wh|[kmgt]?w|[kmgt]?wp)\b
+              | \s?(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b
+              | \s?(?:毫秒|秒钟|秒|分钟|小时|天|周|个月|年|字节)
+              | \s?(?:元|美元|欧元|英镑|人民币|pounds?|pence|dollars?|euros?|cents?|yuan)
+              | \s?(?:km|kilometres?|kilometers?|metres?|meters?|cm|mm|miles?|feet|foot|inches|inch|米|公里)\b
+              | \s?(?:kg|kilograms?|grams?|tonnes?|tons?|lbs?|吨|公斤|克)\b
+              | \s?(?:litres?|liters?|gallons?|ml|升)\b
+              | \s?(?:members?|people|persons?|staff|employees?|users?|customers?|students?|pupils?|volunteers?|人|名|位)
+            )?",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    })
+}
+
+fn scale_of(suffix: &str) -> Option<f64> {
+    Some(match suffix.trim().to_lowercase().as_str() {
+        "trillion" | "tn" | "万亿" => 1e12,
+        "billion" | "bn" | "b" => 1e9,
+        "million" | "mn" | "m" => 1e6,
+        "thousand" | "k" | "千" => 1e3,
+        "亿" => 1e8,
+        "万" => 1e4,
+        _ => return None,
+    })
+}
+
+/// The family and base-unit factor of a unit word.
+fn unit_of(unit: &str) -> Option<(Family, f64)> {
+    let u = unit.trim();
+    let lower = u.to_lowercase();
+    let l = lower.as_str();
+    let bytes = |prefix: char, binary: bool| {
+        let step: f64 = if binary { 1024.0 } else { 1000.0 };
+        match prefix {
+            'k' => step,
+            'm' => step.powi(2),
+            'g' => step.powi(3),
+            't' => step.powi(4),
+            'p' => step.powi(5),
+            _ => 1.0,
+        }
+    };
+    Some(match l {
+        "b" | "byte" | "bytes" => (Family::Bytes, 1.0),
+        "kb" | "kib" | "mb" | "mib" | "gb" | "gib" | "tb" | "tib" | "pb" | "pib" => {
+            // People write KB for 1,024 bytes as often as for 1,000; both read as the same step.
+            let prefix = l.chars().next().unwrap_or('b');
+            (Family::Bytes, bytes(prefix, true))
+        }
+        "字节" => (Family::Bytes, 1.0),
+        "kilobyte" | "kilobytes" => (Family::Bytes, 1024.0),
+        "megabyte" | "megabytes" => (Family::Bytes, 1024.0 * 1024.0),
+        "gigabyte" | "gigabytes" => (Family::Bytes, 1024.0f64.powi(3)),
+        "terabyte" | "terabytes" => (Family::Bytes, 1024.0f64.powi(4)),
+        "ms" | "millisecond" | "milliseconds" | "毫秒" => (Family::Time, 0.001),
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" | "秒钟" => (Family::Time, 1.0),
+        "min" | "mins" | "minute" | "minutes" | "分钟" => (Family::Time, 60.0),
+        "h" | "hr" | "hrs" | "hour" | "hours" | "小时" => (Family::Time, 3600.0),
+        "day" | "days" | "天" => (Family::Time, 86_400.0),
+        "week" | "weeks" | "周" => (Family::Time, 604_800.0),
+        "month" | "months" | "个月" => (Family::Time, 2_629_800.0),
+        "year" | "years" | "年" => (Family::Time, 31_557_600.0),
+        "元" | "人民币" | "yuan" | "美元" | "欧元" | "英镑" | "pound" | "pounds" | "dollar" | "dollars" | "euro" | "euros" => {
+            (Family::Currency, 1.0)
+        }
+        "pence" | "cent" | "cents" => (Family::Currency, 0.01),
+        "km" | "kilometre" | "kilometres" | "kilometer" | "kilometers" | "公里" => (Family::Length, 1000.0),
+        "m" | "metre" | "metres" | "meter" | "meters" | "米" => (Family::Length, 1.0),
+        "cm" => (Family::Length, 0.01),
+        "mm" => (Family::Length, 0.001),
+        "mile" | "miles" => (Family::Length, 1609.344),
+        "foot" | "feet" => (Family::Length, 0.3048),
+        "inch" | "inches" => (Family::Length, 0.0254),
+        "kg" | "kilogram" | "kilograms" | "公斤" => (Family::Mass, 1000.0),
+        "gram" | "grams" | "克" => (Family::Mass, 1.0),
+        "tonne" | "tonnes" | "ton" | "tons" | "吨" => (Family::Mass, 1e6),
+        "lb" | "lbs" => (Family::Mass, 453.592),
+        "litre" | "litres" | "liter" | "liters" | "升" => (Family::Volume, 1.0),
+        "ml" => (Family::Volume, 0.001),
+        "gallon" | "gallons" => (Family::Volume, 3.785),
+        _ if l.ends_with("wh") || l.ends_with('w') || l.ends_with("wp") => {
+            let family = if l.ends_with("wh") { Family::Energy } else { Family::Power };
+            let factor = match l.chars().next() {
+                Some('k') if l.len() > 1 => 1e3,
+                Some('m') if l.len() > 1 => 1e6,
+                Some('g') if l.len() > 1 => 1e9,
+                Some('t') if l.len() > 1 => 1e12,
+                _ => 1.0,
+            };
+            (family, factor)
+        }
+        _ => (Family::Count, 1.0),
+    })
+}
+
+/// Every amount in `text`. `caption_scale` is the scale a table's caption gives its bare
+/// figures ("(in millions)"): applied to figures written without a scale or a percent.
+pub fn amounts(text: &str, caption_scale: Option<f64>) -> Vec<Amount> {
+    let folded = fold_width(text);
+    let masked = non_amount_spans(&folded);
+    let mut out = Vec::new();
+    for c in number_regex().captures_iter(&folded) {
+        let (Some(whole), Some(num)) = (c.get(0), c.name("num")) else { continue };
+        if masked.iter().any(|m| m.start < num.end() && num.start() < m.end) {
+            continue;
+        }
+        // A digit glued to letters before it is part of a name ("Q2", "A320", "bge-m3").
+        let before = folded[..num.start()].chars().next_back();
+        if c.name("currency").is_none() && before.is_some_and(|b| b.is_ascii_alphabetic() || b == '-' && folded[..num.start()].trim_end_matches('-').ends_with(|x: char| x.is_ascii_alphabetic())) {
+            continue;
+        }
+        // A number glued to letters after it that are no unit is part of a name ("787s",
+        // "3M", "PPOCRv5").
+        let unit_written = c.name("unit").is_some_and(|u| !u.as_str().trim().is_empty()) || c.name("suffix").is_some_and(|u| !u.as_str().trim().is_empty());
+        if !unit_written && folded[whole.end()..].chars().next().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+            continue;
+        }
+        let digits = num.as_str().replace(',', "");
+        let Ok(written) = digits.parse::<f64>() else { continue };
+        let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+        let currency = c.name("currency").is_some();
+        let mut suffix = c.name("suffix").map_or("", |m| m.as_str());
+        let mut unit = c.name("unit").map_or("", |m| m.as_str());
+        // One-letter scales only after money ("$5m"); "2.4 m" is a length, "5 s" a time.
+        if !currency && matches!(suffix.trim().to_ascii_lowercase().as_str(), "m" | "b" | "k") {
+            if unit.is_empty() {
+                unit = suffix;
+            }
+            suffix = "";
+        }
+        let lower_suffix = suffix.trim().to_lowercase();
+        // "86 G" and "2 T" are sizes in gigabytes and terabytes.
+        if unit.trim().is_empty() && suffix.is_empty() {
+            let next = &folded[whole.end()..];
+            let letter = next.trim_start_matches(' ').chars().next();
+            let after = next.trim_start_matches(' ').chars().nth(1);
+            if matches!(letter, Some('G' | 'T')) && !after.is_some_and(|c| c.is_alphanumeric()) {
+                unit = if letter == Some('G') { "gb" } else { "tb" };
+            }
+        }
+        let (mut family, mut factor) = if lower_suffix.contains("basis") || lower_suffix == "bps" {
+            (Family::Points, 0.01)
+        } else if lower_suffix.contains("point") || lower_suffix == "pp" || lower_suffix.starts_with("pt") || lower_suffix.contains("百分点") {
+            (Family::Points, 1.0)
+        } else if lower_suffix == "%" || lower_suffix.starts_with("per") {
+            (Family::Percent, 1.0)
+        } else {
+            (Family::Plain, 1.0)
+        };
+        let scale = scale_of(suffix);
+        if family == Family::Plain {
+            if let Some((f, k)) = unit_of(unit).filter(|_| !unit.trim().is_empty()) {
+                family = f;
+                factor = k;
+            }
+        }
+        if currency {
+            family = Family::Currency;
+        }
+        let scaled = scale.is_some() || factor != 1.0;
+        let mut value = written * scale.unwrap_or(1.0) * factor;
+        if !scaled && matches!(family, Family::Plain | Family::Currency) {
+            if let Some(caption) = caption_scale {
+                value *= caption;
+            }
+        }
+        out.push(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.range() });
+    }
+    let unmasked = |a: &Amount| !masked.iter().any(|m| m.start < a.span.end && a.span.start < m.end);
+    out.extend(word_amounts(&folded).into_iter().filter(unmasked));
+    out.extend(cjk_amounts(&folded).into_iter().filter(unmasked));
+    for a in &mut out {
+        a.span = crate::text::unfold_range(text, &folded, a.span.clone());
+    }
+    out.sort_by_key(|a| a.span.start);
+    out
+}
+
+/// Number words in English ("three", "twenty-five", "two million"): from two up, since "one"
+/// is mostly an article or a pronoun.
+fn word_amounts(text: &str) -> Vec<Amount> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?P<tens>twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[-\s](?P<ones>one|two|three|four|five|six|seven|eight|nine))?\b(?:\s(?P<tscale>hundred|thousand|million|billion))?|\b(?P<small>two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|dozen|hundred)\b(?:\s(?P<scale>hundred|thousand|million|billion))?(?:\s(?P<pct>percent|per cent))?",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    });
+    let word = |w: &str| -> f64 {
+        match w.to_lowercase().as_str() {
+            "one" => 1.0,
+            "two" => 2.0,
+            "three" => 3.0,
+            "four" => 4.0,
+            "five" => 5.0,
+            "six" => 6.0,
+            "seven" => 7.0,
+            "eight" => 8.0,
+            "nine" => 9.0,
+            "ten" => 10.0,
+            "eleven" => 11.0,
+            "twelve" | "dozen" => 12.0,
+            "thirteen" => 13.0,
+            "fourteen" => 14.0,
+            "fifteen" => 15.0,
+            "sixteen" => 16.0,
+            "seventeen" => 17.0,
+            "eighteen" => 18.0,
+            "nineteen" => 19.0,
+            "twenty" => 20.0,
+            "thirty" => 30.0,
+            "forty" => 40.0,
+            "fifty" => 50.0,
+            "sixty" => 60.0,
+            "seventy" => 70.0,
+            "eighty" => 80.0,
+            "ninety" => 90.0,
+            "hundred" => 100.0,
+            "thousand" => 1e3,
+            "million" => 1e6,
+            "billion" => 1e9,
+            _ => 0.0,
+        }
+    };
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let base = match (c.name("tens"), c.name("small")) {
+                (Some(t), _) => word(t.as_str()) + c.name("ones").map_or(0.0, |o| word(o.as_str())),
+                (None, Some(s)) => word(s.as_str()),
+                _ => return None,
+            };
+            let scale = c.name("scale").or(c.name("tscale")).map_or(1.0, |s| word(s.as_str()));
+            let percent = c.name("pct").is_some();
+            let value = base * scale;
+            Some(Amount {
+                value,
+                written: value,
+                decimals: 0,
+                family: if percent { Family::Percent } else { Family::Plain },
+                scaled: false,
+                spelled: true,
+                span: whole.range(),
+            })
+        })
+        .collect()
+}
+
+/// Chinese numerals that count something: before a measure word or a unit ("三个", "两周",
+/// "十二人"), after 百分之 (a percentage), or with a place value ("三千五百"). A lone "一" is
+/// left alone: it is an article far more often than a figure.
+fn cjk_amounts(text: &str) -> Vec<Amount> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?P<pct>百分之)?(?P<num>[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)(?P<unit>个百分点|个月|个|位|名|人|次|天|周|年|分钟|小时|秒|倍|种|家|条|项|台|张|款|篇|本|岁|元|美元|毫秒)?",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    });
+    let mut out = Vec::new();
+    for c in re.captures_iter(text) {
+        let (Some(whole), Some(num)) = (c.get(0), c.name("num")) else { continue };
+        let digits = num.as_str();
+        let percent = c.name("pct").is_some();
+        let unit = c.name("unit").map_or("", |u| u.as_str());
+        let place_value = digits.chars().count() >= 2 && digits.contains(['十', '百', '千', '万', '亿']);
+        // "第四阶段" is the fourth stage: an ordinal, compared as its number ("第 4 阶段").
+        let ordinal = text[..whole.start()].trim_end().ends_with('第');
+        // A lone 一 is an article ("一个系统") unless a unit of time or a count follows it
+        // ("一小时", "一天", "一次").
+        let one_counts = digits == "一" && !unit.is_empty() && unit != "个";
+        if !(percent || !unit.is_empty() || place_value || ordinal) || (!ordinal && !one_counts && ["一", "万", "亿", "千", "百"].contains(&digits)) {
+            continue;
+        }
+        let Some(value) = cjk_number(digits) else { continue };
+        let (family, factor) = if percent {
+            (Family::Percent, 1.0)
+        } else if unit == "个百分点" {
+            (Family::Points, 1.0)
+        } else if let Some(u) = unit_of(unit) {
+            u
+        } else {
+            (Family::Count, 1.0)
+        };
+        // "一周" is as often "a week" ("一周报警几次") as one week: checked where the source has
+        // a figure for it, never required.
+        let spelled = one_counts;
+        out.push(Amount { value: value * factor, written: value, decimals: 0, family, scaled: factor != 1.0, spelled, span: whole.range() });
+    }
+    out
+}
+
+/// The value of a Chinese numeral: "三千五百" 3,500, "十二" 12, "两" 2, "三点五" 3.5, "1.2万"
+/// is read by the digit pattern.
+pub fn cjk_number(s: &str) -> Option<f64> {
+    let (int_part, frac_part) = match s.split_once('点') {
+        Some((i, f)) => (i, Some(f)),
+        None => (s, None),
+    };
+    let digit = |c: char| -> Option<u64> {
+        Some(match c {
+            '零' | '〇' => 0,
+            '一' => 1,
+            '二' | '两' => 2,
+            '三' => 3,
+            '四' => 4,
+            '五' => 5,
+            '六' => 6,
+            '七' => 7,
+            '八' => 8,
+            '九' => 9,
+            _ => return None,
+        })
+    };
+    let mut total: u64 = 0;
+    let mut section: u64 = 0;
+    let mut current: u64 = 0;
+    let mut any = false;
+    for c in int_part.chars() {
+        if let Some(d) = digit(c) {
+            current = d;
+            any = true;
+            continue;
+        }
+        let unit = match c {
+            '十' => 10,
+            '百' => 100,
+            '千' => 1000,
+            '万' => 10_000,
+            '亿' => 100_000_000,
+            _ => return None,
+        };
+        any = true;
+        if unit >= 10_000 {
+            section += current;
+            total += section.max(1) * unit;
+            section = 0;
+        } else {
+            section += current.max(1) * unit;
+        }
+        current = 0;
+    }
+    if !any {
+        return None;
+    }
+    let mut value = (total + section + current) as f64;
+    if let Some(frac) = frac_part {
+        let mut scale = 0.1;
+        for c in frac.chars() {
+            value += digit(c)? as f64 * scale;
+            scale /= 10.0;
+        }
+    }
+    Some(value)
+}
+
+/// The scale a table caption gives bare figures: "(in millions)", "($ in thousands, except
+/// per share data)", "单位：万元", "（单位：亿元）".
+pub fn caption_scale(text: &str) -> Option<f64> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\bin\s+(thousands|millions|billions)\b|单位[:：]\s*(千元|万元|亿元|百万元|千|万|亿|百万)")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    let c = re.captures(text)?;
+    let word = c.get(1).or_else(|| c.get(2))?.as_str().to_lowercase();
+    Some(match word.as_str() {
+        "thousands" | "千元" | "千" => 1e3,
+        "millions" | "百万元" | "百万" => 1e6,
+        "billions" => 1e9,
+        "万元" | "万" => 1e4,
+        "亿元" | "亿" => 1e8,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Amount {
+        amounts(text, None).into_iter().next().unwrap_or_else(|| panic!("no amount in {text}"))
+    }
+
+    #[test]
+    fn the_same_amount_in_any_form() {
+        assert!(one("$3.2 billion").stated_by(&one("$3,200 million")));
+        assert!(one("$3.2 billion").stated_by(&amounts("Revenue 3,200", Some(1e6))[0]));
+        assert!(one("$1.58 billion").stated_by(&one("$1,577 million")));
+        assert!(one("three stores").stated_by(&one("3 stores")));
+        assert!(one("1.2万人").stated_by(&one("12,000 people")));
+        assert!(one("百分之三十八").stated_by(&one("38%")));
+        assert!(one("about 12%").stated_by(&one("11.9%")));
+        assert!(one("64 KiB").stated_by(&one("65536 bytes")));
+        assert!(one("5.0 MW").stated_by(&one("5,000 kW")));
+        assert!(one("三千五百元").stated_by(&one("3,500元")));
+        assert!(one("30 minutes").stated_by(&one("half an hour 30 min")));
+    }
+
+    #[test]
+    fn another_scale_or_unit_is_not_the_same_amount() {
+        assert!(!one("$3.2 billion").stated_by(&one("$3.2 million")));
+        assert!(one("$3.2 billion").rescaled_from(&one("$3.2 million")));
+        assert!(one("47 hours").rescaled_from(&one("47 minutes")));
+        assert!(one("2%").rescaled_from(&one("2 percentage points")));
+        assert!(!one("2%").stated_by(&one("200 basis points")));
+        assert!(one("2 percentage points").stated_by(&one("200 basis points")));
+        assert!(one("16 MB").rescaled_from(&one("16 KB")));
+        assert!(one("3.2亿").rescaled_from(&one("3.2万")));
+        assert!(!one("12.4%").stated_by(&one("11.9%")));
+    }
+
+    #[test]
+    fn dates_times_and_versions_are_not_amounts() {
+        assert!(amounts("on 2024-12-31 at 19:00 with v10.0.0", None).is_empty(), "{:?}", amounts("on 2024-12-31 at 19:00 with v10.0.0", None));
+        assert!(amounts("31 December 2024", None).is_empty());
+        assert!(amounts("第二季度", None).is_empty());
+        assert_eq!(amounts("Q2 revenue rose 5%", None).len(), 1);
+    }
+
+    #[test]
+    fn chinese_numerals() {
+        assert_eq!(cjk_number("三千五百"), Some(3500.0));
+        assert_eq!(cjk_number("十二"), Some(12.0));
+        assert_eq!(cjk_number("两"), Some(2.0));
+        assert_eq!(cjk_number("一万二千"), Some(12_000.0));
+        assert_eq!(cjk_number("三点五"), Some(3.5));
+        assert!(amounts("一个系统", None).is_empty(), "a lone 一 is an article");
+        assert_eq!(one("三个百分点").family, Family::Points);
+        assert_eq!(caption_scale("(in millions, except per share data)"), Some(1e6));
+        assert_eq!(caption_scale("单位：万元"), Some(1e4));
+    }
+}

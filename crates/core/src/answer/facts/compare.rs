@@ -1,0 +1,453 @@
+//! A claim against one unit of a source (a sentence or a table row), slot by slot. The unit
+//! shares the claim's words — that is why it was picked — so each slot the claim states must
+//! agree with what the unit says: its figures as amounts, the periods of those figures, the
+//! names they belong to, the claim's polarity and its direction. The first slot that
+//! disagrees is the reason the unit does not support the claim.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::amounts::{amounts, Amount};
+use super::names::{mentions, names};
+use super::periods::{periods, Period};
+use super::polarity::{antonymous, directions, frequencies, negated, opposed, swapped_ends};
+use super::{Reason, Statement};
+use crate::text::content_terms;
+
+/// One unit of a source with what surrounds it.
+pub struct SourceUnit<'a> {
+    pub text: &'a str,
+    /// The sentence before: it may name what this one calls "it" or "the school".
+    pub previous: &'a str,
+    /// The passage before the unit: it may have named what the unit is about.
+    pub before: &'a str,
+    /// The whole passage: a table's header row and caption stand outside the row.
+    pub passage: &'a str,
+    /// The document's title and the passage's heading path.
+    pub context: &'a str,
+    /// Names the question asked about (see `ClaimFacts::asked_names`).
+    pub asked: &'a [String],
+}
+
+/// Clauses of a unit as byte ranges: a figure belongs to the clause it stands in ("Eight
+/// projects with a combined 1.1 MW are in development, including an array at Holloway Farm":
+/// 1.1 MW is the eight projects', not Holloway Farm's).
+pub fn clauses(unit: &str) -> Vec<Range<usize>> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r"(?i);\s|[；，。]|[.!?]\s|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which|and|although|though|except|so|this|that|it|these|those|we|they|there)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from|but|however|because|so that|unless|although|though|or)\s|或者|或|以及|但是|但|然而|不过|因为|所以",
+        )
+        .unwrap_or_else(|_| unreachable!())
+    });
+    let mut out = Vec::new();
+    let mut last = 0;
+    for m in re.find_iter(unit) {
+        if m.start() > last {
+            out.push(last..m.start());
+        }
+        last = m.start();
+    }
+    out.push(last..unit.len());
+    out
+}
+
+/// A claim cut where it joins statements ("…, booking a gain", "; she has held…", " and
+/// …", "，"): each piece must be said by one sentence of the source, so a claim may join
+/// facts of neighbouring sentences but not make one fact of words scattered over them.
+pub fn pieces(claim: &str) -> Vec<&str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r",\s+|;\s+|:\s+|\s(?:and|but|while|whereas|so|or)\s|[，；：。]|但是|而且|并且|同时|或者|或")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    let mut out = Vec::new();
+    let mut last = 0;
+    for m in re.find_iter(claim) {
+        // "May 3, 2023" and "1,000, 2,000" keep their commas.
+        if claim[m.end()..].starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        if m.start() > last {
+            out.push(&claim[last..m.start()]);
+        }
+        last = m.end();
+    }
+    if last < claim.len() {
+        out.push(&claim[last..]);
+    }
+    out.into_iter().filter(|p| p.chars().any(char::is_alphanumeric)).collect()
+}
+
+/// Words of a clause that carry what it says (names and figures aside): what aligns a claim
+/// with the clause that says the same thing.
+fn predicate_terms(text: &str, names: &[String]) -> HashSet<String> {
+    content_terms(text)
+        .into_iter()
+        .filter(|t| !t.as_bytes()[0].is_ascii_digit() && !names.contains(t))
+        .map(|t| fold(&t))
+        .collect()
+}
+
+/// A crude fold of English word forms ("rose"/"risen" aside): "increased" and "increases"
+/// meet at "increas".
+fn fold(term: &str) -> String {
+    for suffix in ["ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly"] {
+        if let Some(stem) = term.strip_suffix(suffix) {
+            if stem.chars().count() >= 4 {
+                return stem.to_string();
+            }
+        }
+    }
+    term.to_string()
+}
+
+/// The clause of `unit` that says most of what the claim says; the whole unit when no clause
+/// shares at least two of its words (or one, for a claim of one or two). A clause much longer
+/// than the claim (text extracted without punctuation runs on for a paragraph) is narrowed to
+/// the stretch around the words it shares, so that a "not" elsewhere in it does not count.
+fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names: &[String], claim_chars: usize) -> Option<&'u str> {
+    let parts = clauses(unit);
+    let lower = unit.to_lowercase();
+    let mut candidates: Vec<Range<usize>> = Vec::new();
+    // CJK packs a clause into fewer characters than English does.
+    let factor = if unit.chars().any(crate::text::is_cjk) { 1.5 } else { 2.0 };
+    let longest = ((claim_chars as f32 * factor) as usize).max(MIN_STRETCH_CHARS);
+    for r in &parts {
+        let chars: Vec<(usize, char)> = unit[r.clone()].char_indices().collect();
+        if chars.len() <= longest + longest / 5 {
+            candidates.push(r.clone());
+            continue;
+        }
+        let stride = (longest / 2).max(1);
+        let mut start = 0;
+        while start < chars.len() {
+            let end = (start + longest).min(chars.len());
+            let from = r.start + chars[start].0;
+            let to = if end == chars.len() { r.end } else { r.start + chars[end].0 };
+            candidates.push(from..to);
+            if end == chars.len() {
+                break;
+            }
+            start += stride;
+        }
+    }
+    let mut best: Option<(f32, Range<usize>)> = None;
+    for r in &candidates {
+        let text = &unit[r.clone()];
+        let terms = predicate_terms(text, &[]);
+        let shared = claim_terms.iter().filter(|t| terms.contains(*t)).count() as f32;
+        let named = claim_names.iter().filter(|n| lower.get(r.clone()).is_some_and(|l| mentions(l, n))).count() as f32;
+        let score = shared + 0.5 * named;
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, r.clone()));
+        }
+    }
+    let needed = if claim_terms.len() <= 2 { 1.0 } else { 2.0 };
+    match best {
+        Some((score, r)) if score >= needed => Some(&unit[r]),
+        _ if candidates.len() == 1 => Some(unit),
+        _ => None,
+    }
+}
+
+/// The shortest stretch a long clause is narrowed to, in characters.
+const MIN_STRETCH_CHARS: usize = 40;
+
+/// The year of the column a table figure stands in: the figures of its line in order against
+/// the years of the nearest line above it in the passage that names as many years. `None`
+/// when the line is not a row of such a table.
+fn column_year(text: &str, at: usize, passage: &str, caption: Option<f64>) -> Option<i32> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[line_start..line_end];
+    let row = amounts(line, caption);
+    if row.len() < 2 {
+        return None;
+    }
+    let index = row.iter().position(|a| a.span.start <= at - line_start && at - line_start < a.span.end.max(a.span.start + 1))?;
+    let line_at = passage.find(line)?;
+    for above in passage[..line_at].lines().rev() {
+        let years: Vec<i32> = periods(above)
+            .into_iter()
+            .filter_map(|(p, _)| match p {
+                Period::Year(y) => Some(y),
+                Period::Date { year: Some(y), .. } | Period::Month { year: Some(y), .. } => Some(y),
+                _ => None,
+            })
+            .collect();
+        if years.len() >= 2 {
+            return (years.len() == row.len()).then(|| years[index]);
+        }
+    }
+    None
+}
+
+/// Whether the passage states `a` outside the unit, in a sentence or table row where it
+/// belongs to the claim's period (its column's year) and to the claim's names (or to none).
+fn stated_elsewhere(a: &Amount, claim: &Statement, claim_words: &[String], needed: &[&String], unit: &SourceUnit<'_>, caption: Option<f64>) -> bool {
+    let context_lower = unit.context.to_lowercase();
+    let claim_words: HashSet<String> = claim_words.iter().filter(|t| !t.as_bytes()[0].is_ascii_digit()).map(|t| fold(t)).collect();
+    crate::text::sentences(unit.passage).into_iter().any(|r| {
+        let sentence = &unit.passage[r];
+        let shared = content_terms(sentence).into_iter().map(|t| fold(&t)).filter(|t| claim_words.contains(t)).collect::<HashSet<_>>().len();
+        if shared < 2 {
+            return false;
+        }
+        let found = amounts(sentence, caption);
+        let Some(index) = found.iter().position(|u| a.stated_by(u)) else { return false };
+        let parts = clauses(sentence);
+        let clause = parts.iter().find(|c| c.contains(&found[index].span.start)).cloned().unwrap_or(0..sentence.len());
+        let clause_text = &sentence[clause];
+        let clause_periods: Vec<Period> = periods(clause_text).into_iter().map(|(p, _)| p).collect();
+        let column = column_year(sentence, found[index].span.start, unit.passage, caption);
+        let periods_fit = claim.periods.iter().all(|p| {
+            let column_fits = match (p, column) {
+                (Period::Year(y), Some(c)) => c == *y,
+                _ => true,
+            };
+            let clause_fits = clause_periods.iter().any(|q| p.named_by(q)) || !clause_periods.iter().any(|q| p.same_kind(q));
+            column_fits && clause_fits
+        });
+        let lower = clause_text.to_lowercase();
+        let others = names(clause_text).into_iter().any(|n| !claim.names.contains(&n) && !mentions(&context_lower, &n));
+        let names_fit = needed.is_empty() || needed.iter().any(|n| mentions(&lower, n)) || !others;
+        periods_fit && names_fit
+    })
+}
+
+/// Why `unit` does not support `claim`, or `None` when every slot the claim states agrees.
+/// `claim_text` is the claim as written; `claim` its slots.
+pub fn conflict(claim_text: &str, claim: &Statement, unit: &SourceUnit<'_>) -> Option<Reason> {
+    let caption = super::amounts::caption_scale(unit.passage).or_else(|| super::amounts::caption_scale(unit.context));
+    let unit_amounts = amounts(unit.text, caption);
+    let unit_lower = unit.text.to_lowercase();
+    let previous_lower = unit.previous.to_lowercase();
+    let before_lower = unit.before.to_lowercase();
+    let context_lower = unit.context.to_lowercase();
+    let passage_lower = unit.passage.to_lowercase();
+    let unit_clauses = clauses(unit.text);
+    let clause_of = |at: usize| unit_clauses.iter().find(|r| r.contains(&at)).cloned().unwrap_or(0..unit.text.len());
+
+    // Figures: each must be stated in the unit, as an amount, or where the passage states it
+    // for the same name and period (a table row above the sentence that explains it).
+    let needed: Vec<&String> = claim.names.iter().filter(|n| !mentions(&context_lower, n)).collect();
+    // (clause of the unit, index of its amount, the claim's piece that states the figure)
+    let mut figure_clauses: Vec<(Range<usize>, usize, &str)> = Vec::new();
+    let claim_words = content_terms(claim_text);
+    let claim_pieces = pieces(claim_text);
+    let piece_of = |at: usize| -> &str {
+        claim_pieces
+            .iter()
+            .find(|p| {
+                let start = p.as_ptr() as usize - claim_text.as_ptr() as usize;
+                (start..start + p.len()).contains(&at)
+            })
+            .copied()
+            .unwrap_or(claim_text)
+    };
+    for a in &claim.amounts {
+        let found = unit_amounts.iter().enumerate().find(|(_, u)| a.stated_by(u));
+        match found {
+            Some((i, u)) => figure_clauses.push((clause_of(u.span.start), i, piece_of(a.span.start))),
+            None if a.spelled => {}
+            None if stated_elsewhere(a, claim, &claim_words, &needed, unit, caption) => {}
+            None if unit_amounts.iter().any(|u| a.rescaled_from(u)) => return Some(Reason::ScaleOrUnit),
+            None if !unit_amounts.is_empty() => return Some(Reason::Figure),
+            None => return Some(Reason::NotStated),
+        }
+    }
+
+    // Periods: each must be the unit's (or its context's), and the period of the figure's
+    // own clause or table column when it has one.
+    let unit_periods: Vec<Period> = periods(unit.text).into_iter().map(|(p, _)| p).collect();
+    let around: Vec<Period> =
+        periods(unit.previous).into_iter().chain(periods(unit.context)).map(|(p, _)| p).collect();
+    let passage_periods: Vec<Period> = periods(unit.passage).into_iter().map(|(p, _)| p).collect();
+    for p in &claim.periods {
+        // A period binds the figures of its own piece of the claim ("…$404.4 billion at the end
+        // of 2022, up from $377.5 billion a year earlier": 2022 is not the second figure's).
+        for (clause, amount_index, piece) in &figure_clauses {
+            if !periods(piece).iter().any(|(q, _)| q == p) {
+                continue;
+            }
+            let column = unit_amounts.get(*amount_index).and_then(|a| column_year(unit.text, a.span.start, unit.passage, caption));
+            if let (Period::Year(y), Some(c)) = (p, column) {
+                if c != *y {
+                    return Some(Reason::Period);
+                }
+            }
+            // The figure's own clause gives it a period the claim does not name at all
+            // ("$4.8 billion in 2022" given to 2023); a comparison the claim repeats ("than in
+            // 2023") is no conflict.
+            let clause_periods: Vec<Period> = periods(&unit.text[clause.clone()]).into_iter().map(|(q, _)| q).collect();
+            let foreign = clause_periods.iter().any(|q| p.same_kind(q) && !claim.periods.iter().any(|c| c.named_by(q) || q.named_by(c)));
+            if foreign && !clause_periods.iter().any(|q| p.named_by(q)) {
+                return Some(Reason::Period);
+            }
+        }
+        if unit_periods.iter().chain(&around).any(|q| p.named_by(q)) {
+            continue;
+        }
+        if unit_periods.iter().chain(&around).any(|q| p.same_kind(q)) {
+            return Some(Reason::Period);
+        }
+        if passage_periods.iter().any(|q| p.named_by(q)) {
+            continue;
+        }
+        if passage_periods.iter().any(|q| p.same_kind(q)) {
+            return Some(Reason::Period);
+        }
+    }
+
+    // Names: each must be the unit's (or its context's, or the passage's before it), and a
+    // figure must stand in a clause that names it rather than something else.
+    let unit_names: Vec<String> = names(unit.text);
+    let others = |text: &str| -> Vec<String> {
+        names(text).into_iter().filter(|n| !claim.names.contains(n) && !mentions(&context_lower, n)).collect()
+    };
+    for n in &needed {
+        if mentions(&unit_lower, n) || mentions(&previous_lower, n) || mentions(&before_lower, n) {
+            continue;
+        }
+        // The subject the question asked about, which a passage about it need not repeat
+        // ("Sorts are guaranteed to be stable" under "Sorting HOW TO", asked of Python). A name
+        // the library lacks is the abstain rule's to catch, before anything is generated.
+        if unit.asked.contains(*n) && !mentions(&passage_lower, n) {
+            continue;
+        }
+        let elsewhere = mentions(&passage_lower, n);
+        let unit_is_about_another = unit_names.iter().any(|u| !claim.names.contains(u) && !mentions(&context_lower, u));
+        return Some(if elsewhere && unit_is_about_another { Reason::OtherEntity } else { Reason::NotStated });
+    }
+    // The figures one piece of the claim states together stand together in the source: "$325
+    // million related to the 737 program" is not made of "$325 million … 777X" and "… 737".
+    for (i, (clause, _, piece)) in figure_clauses.iter().enumerate() {
+        let apart = figure_clauses[i + 1..].iter().any(|(other, _, p)| p.as_ptr() == piece.as_ptr() && other != clause);
+        if apart {
+            return Some(Reason::OtherEntity);
+        }
+    }
+    // Each figure belongs to the names of the piece of the claim that states it (and to the
+    // question's, for a bare answer).
+    let subject = unit_clauses.first().map(|r| unit_lower[r.clone()].to_string()).unwrap_or_default();
+    let claim_lower = claim_text.to_lowercase();
+    for (clause, _, piece) in &figure_clauses {
+        let piece_lower = piece.to_lowercase();
+        let figure_names: Vec<&String> = needed
+            .iter()
+            .copied()
+            .filter(|n| mentions(&piece_lower, n) || !mentions(&claim_lower, n))
+            .collect();
+        let text = &unit.text[clause.clone()];
+        let lower = text.to_lowercase();
+        let other_names = others(text);
+        // The clause is about another name: it names one the claim does not, and not every
+        // name the piece gives (a heading's name included) stands in it.
+        let piece_names: Vec<String> = names(piece);
+        let about_another = !other_names.is_empty() && !figure_names.is_empty() && !figure_names.iter().any(|n| mentions(&lower, n));
+        if about_another {
+            return Some(Reason::OtherEntity);
+        }
+        if figure_names.is_empty() || figure_names.iter().any(|n| mentions(&lower, n)) {
+            continue;
+        }
+        // A clause that names nothing else takes its name from the subject the sentence opens
+        // with ("华东大区张伟，达成率127%"), from the sentences before ("The school buys … at
+        // 14p"), or from the rest of the unit when it says what the claim's piece says ("制作
+        // 一个大小为 5GiB 的映像文件 … of=disk.img"); not from a name in a later clause about
+        // something else ("1.1 MW …, including an array at Holloway Farm").
+        let carried = figure_names.iter().all(|n| mentions(&previous_lower, n) || mentions(&before_lower, n) || mentions(&subject, n));
+        let piece_terms = predicate_terms(piece, &piece_names);
+        let clause_terms = predicate_terms(text, &[]);
+        let says_the_same = piece_terms.iter().filter(|t| clause_terms.contains(*t)).count() >= 2;
+        let in_unit = figure_names.iter().all(|n| mentions(&unit_lower, n));
+        if !(carried || (says_the_same && in_unit)) {
+            return Some(Reason::OtherEntity);
+        }
+    }
+
+    // A relation given to another name: the clause that says what the claim says names
+    // something else, while the claim's name stands elsewhere in the unit.
+    let claim_terms: HashSet<String> = predicate_terms(claim_text, &claim.names);
+    if !needed.is_empty() && figure_clauses.is_empty() {
+        if let Some(clause) = aligned_clause(unit.text, &claim_terms, &[], claim_text.chars().count()) {
+            let lower = clause.to_lowercase();
+            let names_it = needed.iter().any(|n| mentions(&lower, n));
+            if !names_it && !others(clause).is_empty() && needed.iter().all(|n| mentions(&unit_lower, n)) {
+                return Some(Reason::OtherEntity);
+            }
+        }
+    }
+    // Polarity and direction, piece by piece of the claim, each against the clause of the
+    // unit that says what the piece says.
+    for piece in pieces(claim_text) {
+        let piece_names = names(piece);
+        let terms = predicate_terms(piece, &piece_names);
+        // A piece of one word ("Not with the defaults", "Yes") answers the question; it says
+        // too little to find the clause it would contradict.
+        if terms.len() < 2 {
+            continue;
+        }
+        let Some(clause) = aligned_clause(unit.text, &terms, &piece_names, piece.chars().count()) else { continue };
+        if negated(piece) != negated(clause) || antonymous(piece, clause) {
+            return Some(Reason::Negation);
+        }
+        if opposed(&directions(piece), &directions(clause)) || swapped_ends(piece, clause) {
+            return Some(Reason::Direction);
+        }
+        // "每天" where the source says "每小时": another rate, as another unit would be.
+        let (claimed, stated) = (frequencies(piece), frequencies(clause));
+        if !claimed.is_empty() && !stated.is_empty() && !claimed.iter().any(|f| stated.contains(f)) {
+            return Some(Reason::ScaleOrUnit);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(claim: &str, unit: &str) -> Option<Reason> {
+        check_in(claim, unit, unit, "")
+    }
+
+    fn check_in(claim: &str, unit: &str, passage: &str, context: &str) -> Option<Reason> {
+        conflict(claim, &Statement::of(claim), &SourceUnit { text: unit, previous: "", before: "", passage, context, asked: &[] })
+    }
+
+    #[test]
+    fn each_kind_of_error_has_its_reason() {
+        let s = "Net sales increased 4% to $14.7 billion in fiscal 2023, driven by the Flexibles segment.";
+        assert_eq!(check("Net sales rose 4% to $14.7 billion in fiscal 2023.", s), None);
+        assert_eq!(check("Net sales decreased 4% to $14.7 billion in fiscal 2023.", s), Some(Reason::Direction));
+        assert_eq!(check("Net sales did not increase in fiscal 2023.", s), Some(Reason::Negation));
+        assert_eq!(check("Net sales increased 4% to $14.7 million in fiscal 2023.", s), Some(Reason::ScaleOrUnit));
+        assert_eq!(check("Net sales increased 4% to $14.7 billion in fiscal 2022.", s), Some(Reason::Period));
+        assert_eq!(check("Net sales increased 6% to $14.7 billion in fiscal 2023.", s), Some(Reason::Figure));
+        let regions = "North Valley: 1,420 kW across 14 roofs.";
+        assert_eq!(check_in("Eastern Hills has 1,420 kW.", regions, "North Valley: 1,420 kW across 14 roofs.\nEastern Hills: 980 kW.", ""), Some(Reason::OtherEntity));
+    }
+
+    #[test]
+    fn chinese_claims() {
+        let s = "错误率从38%降到1.2%，响应时间缩短到680毫秒。";
+        assert_eq!(check("错误率降到了1.2%", s), None);
+        assert_eq!(check("错误率从38%上升到1.2%", s), Some(Reason::Direction));
+        assert_eq!(check("错误率降到了1.2个百分点", s), Some(Reason::ScaleOrUnit));
+        assert_eq!(check("该通道不支持多个接收者", "该通道支持多个接收者"), Some(Reason::Negation));
+        assert_eq!(check("该通道支持多个接收者", "该通道支持多个接收者"), None);
+    }
+
+    #[test]
+    fn table_rows_take_their_years_from_the_header() {
+        let passage = "Consolidated Statements of Income\n(in millions)\n2023 2022 2021\nNet sales 14,694 14,544 12,861";
+        let row = "Net sales 14,694 14,544 12,861";
+        assert_eq!(check_in("Net sales were $14.7 billion in 2023.", row, passage, ""), None);
+        assert_eq!(check_in("Net sales were $14.5 billion in 2023.", row, passage, ""), Some(Reason::Period));
+    }
+}
