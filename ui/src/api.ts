@@ -110,6 +110,7 @@ export function normalizeAnswer(a: Answer | null | undefined): Answer | null {
       unsupported: 0,
       not_covered: 0,
       invalid_labels_dropped: 0,
+      judged: 0,
     },
     timings: { ...EMPTY_TIMINGS, ...(a.timings as Partial<Timings> | undefined) },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { basename, facetsSummary, folderProgressText, formatDuration, shorten, splitByteRange } from "./format";
+import { basename, facetsSummary, folderProgressText, formatDuration, pagePlace, placeOf, shorten, splitByteRange } from "./format";
 
 describe("splitByteRange (UTF-8 byte offsets)", () => {
   it("ASCII", () => {
@@ -76,5 +76,16 @@ describe("facetsSummary", () => {
     );
     expect(facetsSummary({ organisation: null, kind: "other", period: { year: null, quarter: null, date: null }, language: "zh" })).toBe("zh");
     expect(facetsSummary(null)).toBe("");
+  });
+});
+
+describe("where a citation stands", () => {
+  it("a PDF page by number, a Markdown section by its headings", () => {
+    expect(placeOf({ page: 14 })).toBe("p.14");
+    expect(placeOf({ page: 1, section: "Defining an Enum › The Option Enum" })).toBe("Defining an Enum › The Option Enum");
+    const passage = (heading_path: string[]) => ({ heading_path });
+    expect(pagePlace({ page: 3, doc_path: "/r/report.pdf", passages: [passage(["Risk"])] })).toBe("p.3");
+    expect(pagePlace({ page: 1, doc_path: "/b/ch06.md", passages: [passage(["Enums", "Option"])] })).toBe("Enums › Option");
+    expect(pagePlace({ page: 1, doc_path: "/b/notes.txt", passages: [passage([])] })).toBe("p.1");
   });
 });

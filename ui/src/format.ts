@@ -138,3 +138,17 @@ export function facetsSummary(
   if (f.language && f.language !== "und" && f.language !== "en") parts.push(f.language);
   return parts.join(" · ");
 }
+
+/** Where a cited passage stands: its heading path in a document without printed pages
+ * (Markdown, HTML, DOCX, EPUB, text), else its page. */
+export function placeOf(c: { page: number; section?: string }): string {
+  return c.section ? c.section : t("common.pageShort", { page: c.page });
+}
+
+/** Where an evidence page's first passage stands: the heading path for documents without
+ * printed pages, else the page. */
+export function pagePlace(p: { page: number; doc_path: string; passages: { heading_path: string[] }[] }): string {
+  const path = p.passages[0]?.heading_path ?? [];
+  const paged = p.doc_path.toLowerCase().endsWith(".pdf");
+  return !paged && path.length ? path.join(" › ") : t("common.pageShort", { page: p.page });
+}

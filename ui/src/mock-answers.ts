@@ -110,6 +110,7 @@ function attribution(sentences: Sentence[]): Answer["attribution"] {
     unsupported: n("unsupported"),
     not_covered: n("not_covered"),
     invalid_labels_dropped: 0,
+    judged: 0,
   };
 }
 
@@ -171,7 +172,7 @@ function answered(question: string, steps: Step[], stopped: boolean, flags: Mock
       status: "attached",
       citations: [cite(meeting, 0, MEETING_QUOTE, 0.82)],
     },
-    { text: "Radiator systems can never reach an SPF above 3.", status: "unsupported", citations: [] },
+    { text: "Radiator systems can never reach an SPF above 3.", status: "unsupported", citations: [], reason: "negation" },
   ];
   const sentences = stopped ? all.slice(0, 1) : all;
   const model = flags.has("nomodel") ? null : MODEL;

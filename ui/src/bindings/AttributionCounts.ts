@@ -4,4 +4,8 @@ export type AttributionCounts = { sentences: number, kept: number, attached: num
 /**
  * Labels that named no evidence block of this answer; removed from the text.
  */
-invalid_labels_dropped: number, };
+invalid_labels_dropped: number, 
+/**
+ * Sentences the rules could not settle that the chat model judged.
+ */
+judged: number, };

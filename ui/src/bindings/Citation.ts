@@ -6,6 +6,12 @@ export type Citation = { label: string, doc_path: string, doc_title: string, chu
  */
 also_in?: Array<string>, 
 /**
+ * Where the quote stands in a document without printed pages (Markdown, HTML, DOCX,
+ * EPUB, text): its heading path, "Defining an Enum › The Option Enum". Such a file is one
+ * "page", so a page number would say nothing.
+ */
+section?: string, 
+/**
  * Stored answers name their citations by path first; a record without the id still reads.
  */
 doc_id: number, 

@@ -3,7 +3,7 @@
 
 import * as api from "../api";
 import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
-import { basename, formatMs, shorten } from "../format";
+import { basename, formatMs, pagePlace, placeOf, shorten } from "../format";
 import { t, tn } from "../i18n";
 import { renderInline, renderMarkdown } from "../markdown";
 import { citationKey, selectTurn, state, type UiTurn } from "../store";
@@ -94,7 +94,7 @@ export class TurnView {
         { class: "live-evidence-list" },
         quotes.map((q) => {
           const c = q.citations[0];
-          const where = c ? `${shorten(c.doc_title || basename(c.doc_path))} · ${t("common.pageShort", { page: c.page })}` : "";
+          const where = c ? `${shorten(c.doc_title || basename(c.doc_path))} · ${placeOf(c)}` : "";
           return h(
             "li",
             { testid: "live-evidence-quote" },
@@ -247,7 +247,7 @@ export class TurnView {
     const b = h(
       "button",
       { class: "nearest-item", attrs: { type: "button" }, title: p.doc_path },
-      h("span", { class: "nearest-head", text: `${p.doc_title || basename(p.doc_path)} · ${t("common.pageShort", { page: p.page })}` }),
+      h("span", { class: "nearest-head", text: `${p.doc_title || basename(p.doc_path)} · ${pagePlace(p)}` }),
       passage ? h("span", { class: "nearest-text", text: snippet(passage.text, 220) }) : null,
     );
     b.addEventListener("click", () => this.deps.openSource(p));
@@ -287,7 +287,8 @@ export class TurnView {
     const span = h("span", { class: `sentence status-${s.status}` });
     span.appendChild(renderInline(text));
     if (s.status === "unsupported") {
-      span.appendChild(h("span", { class: "unsupported-note", text: t("answer.unsupported") }));
+      const why = s.reason && s.reason !== "not_stated" ? t("answer.unsupportedBecause", { reason: t(`reason.${s.reason}`) }) : t("answer.unsupported");
+      span.appendChild(h("span", { class: "unsupported-note", testid: "unsupported-reason", data: { reason: s.reason ?? "not_stated" }, text: why }));
     } else if (s.status === "not_covered") {
       span.appendChild(h("span", { class: "unsupported-note", text: t("answer.notCoveredBySources") }));
     }
@@ -306,7 +307,7 @@ export class TurnView {
         attrs: { type: "button" },
         title: `${t("common.titlePage", { title, page: c.page })}${c.quote ? `\n“${c.quote}”` : ""}`,
       },
-      h("span", { class: "chip-text", text: `${shorten(title)} · ${t("common.pageShort", { page: c.page })}` }),
+      h("span", { class: "chip-text", text: `${shorten(title)} · ${placeOf(c)}` }),
     );
     chip.addEventListener("click", () => this.deps.openCitation(c, a));
     attachTooltip(chip, () => t("answer.chipTooltip", { title, page: c.page }), () => (c.quote ? `“${c.quote}”` : ""));
@@ -459,7 +460,7 @@ export function localMarkdown(a: Answer): string {
   for (const c of a.citations.length ? a.citations : a.sentences.flatMap((s) => s.citations)) {
     if (seen.has(c.label)) continue;
     seen.add(c.label);
-    refs.push(`- [${c.label}] ${c.doc_title}, p. ${c.page} — ${c.doc_path}`);
+    refs.push(`- [${c.label}] ${c.doc_title}, ${c.section ?? `p. ${c.page}`} — ${c.doc_path}`);
   }
   return refs.length ? `${body}\n\n${refs.join("\n")}\n` : `${body}\n`;
 }

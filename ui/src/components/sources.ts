@@ -1,7 +1,7 @@
 // Right-hand Sources panel: the evidence pages of the selected answer.
 
 import { button, h, icon, replaceChildren } from "../dom";
-import { basename, facetsSummary } from "../format";
+import { basename, facetsSummary, pagePlace } from "../format";
 import { t } from "../i18n";
 import { bus, state, type UiTurn } from "../store";
 import type { EvidencePage } from "../types";
@@ -68,7 +68,7 @@ export function createSourcesPanel(openSource: (p: EvidencePage) => void): Sourc
       h(
         "div",
         { class: "source-meta" },
-        h("span", { text: t("sources.page", { page: p.page }) }),
+        h("span", { text: p.doc_path.toLowerCase().endsWith(".pdf") ? t("sources.page", { page: p.page }) : pagePlace(p) }),
         p.modified ? h("span", { text: p.modified }) : null,
         h("span", { class: "source-score", title: t("sources.score"), text: p.score.toFixed(2) }),
       ),
