@@ -283,3 +283,55 @@ test("a folder dropped from another application (real X11 drag and drop) is inde
   assert.ok(sawProgress, "a progress bar was shown while it was indexed");
   await shot("library-after-drop");
 });
+
+/** Ends the session in use and starts `launcher` (the app with its own data and settings
+ * folders) in its place. */
+async function restartAs(launcher, args) {
+  if (d) await d.quit();
+  d = null;
+  d = await Driver.start(DRIVER, launcher, args);
+}
+
+async function shownLibrary() {
+  const items = await d.allByTestId("folder-item");
+  const paths = await Promise.all(items.map((i) => i.attr("data-path")));
+  const summary = await d.allByTestId("library-summary");
+  const documents = summary.length ? Number(await summary[0].attr("data-documents")) : 0;
+  return { paths, documents };
+}
+
+test("a library the CLI indexed shows its folder and documents at once, with no settings and no argument", async () => {
+  await restartAs(process.env.PAGEWISE_E2E_APP_OVER_CLI_LIBRARY, []);
+  const started = Date.now();
+  const shown = await d.waitFor(
+    "the CLI's folder and its documents",
+    async () => {
+      const s = await shownLibrary();
+      return s.paths.length === 1 && s.documents === 3 ? s : null;
+    },
+    10000,
+  );
+  assert.ok(shown.paths[0].endsWith("sample"), shown.paths[0]);
+  console.log(`library shown ${Date.now() - started} ms after the session started`);
+  // WebKit paints a beat after the DOM changes.
+  await new Promise((r) => setTimeout(r, 400));
+  await shot("first-start-over-cli-library");
+});
+
+test("a fresh start with the sample folder as its argument lists it once", async () => {
+  await restartAs(process.env.PAGEWISE_E2E_APP_FRESH, [process.env.PAGEWISE_E2E_SAMPLE]);
+  await d.waitFor(
+    "the sample folder to be up to date",
+    async () => {
+      const items = await d.allByTestId("folder-item");
+      return items.length && (await items[0].attr("data-state")) === "up_to_date" ? items : null;
+    },
+    180000,
+  );
+  // The bundled copy, offered on a first start, is the same content: not a second folder.
+  await new Promise((r) => setTimeout(r, 1000));
+  const shown = await shownLibrary();
+  assert.equal(shown.paths.length, 1, `one folder: ${shown.paths}`);
+  assert.equal(shown.documents, 3);
+  await shot("first-start-with-sample-argument");
+});

@@ -37,6 +37,19 @@ for i in $(seq 1 300); do
     "$i" "$i" "$((i % 28 + 1))" "$((i * 3))" "$((i * 17))" > "$drop/note-$i.md"
 done
 
+# First starts: a library the CLI indexed, opened with a fresh settings folder and no folder
+# argument; and a fresh data dir with the sample folder itself as the argument.
+cli="$(dirname "$app")/pagewise"
+PAGEWISE_MODELS_DIR="$root/models" "$cli" --data-dir "$work/cli-data" index --no-ocr "$root/assets/sample" >/dev/null
+with_dirs() { # data config → a launcher of the app with those folders
+  printf '#!/bin/sh\nPAGEWISE_DATA_DIR="%s" PAGEWISE_CONFIG_DIR="%s" exec "%s" "$@"\n' "$1" "$2" "$app" > "$3"
+  chmod +x "$3"
+}
+with_dirs "$work/cli-data" "$work/cli-config" "$work/app-over-cli-library"
+with_dirs "$work/fresh-data" "$work/fresh-config" "$work/app-fresh"
+export PAGEWISE_E2E_APP_OVER_CLI_LIBRARY="$work/app-over-cli-library" PAGEWISE_E2E_APP_FRESH="$work/app-fresh"
+export PAGEWISE_E2E_SAMPLE="$root/assets/sample"
+
 # The app runs under strace, which logs every connect() of it, its web views and its parse
 # workers: the suite fails if any of them opened an internet socket (offline, proven).
 trace="$work/app-connect.trace"

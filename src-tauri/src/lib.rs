@@ -5,6 +5,7 @@
 pub mod commands;
 pub mod contract;
 pub mod dto;
+mod same_content;
 pub mod secrets;
 pub mod settings;
 pub mod state;

@@ -96,13 +96,19 @@ impl AppState {
             }),
         };
         let starting = state.clone();
+        let listener: Arc<dyn Fn(&LibraryStatus) + Send + Sync> = Arc::from(listener);
+        let for_service = Arc::clone(&listener);
         let spawned = std::thread::Builder::new().name("pagewise-start".into()).spawn(move || {
-            let slot = match starting.open_library(&options, listener) {
+            let slot = match starting.open_library(&options, Box::new(move |status| for_service(status))) {
                 Ok(service) => LibrarySlot::Ready(Arc::new(service)),
                 Err(message) => LibrarySlot::Failed(message),
             };
             *lock(&starting.inner.library) = slot;
             starting.inner.library_ready.notify_all();
+            // The library's own events may all have gone out while this slot still said
+            // "starting" (an unchanged library has nothing more to say), and a page that asked
+            // in between would wait for ever: it hears the settled state once more.
+            listener(&starting.library_status());
         });
         if let Err(e) = spawned {
             *lock(&state.inner.library) = LibrarySlot::Failed(format!("cannot start the library: {e}"));
@@ -118,7 +124,8 @@ impl AppState {
         let mut add = options.add.clone();
         let offer_sample = first_start && !lock(&self.inner.settings).sample_offered;
         if let (true, Some(sample)) = (offer_sample, &options.sample_dir) {
-            if sample.is_dir() {
+            // Given as an argument (or found by another path), the sample is not added twice.
+            if sample.is_dir() && !add.iter().any(|a| crate::same_content::same_content(a, sample)) {
                 add.push(sample.clone());
             }
             let mut settings = lock(&self.inner.settings);

@@ -141,7 +141,9 @@ function build(mock: boolean): void {
   });
 
   // ---------------------------------------------------------- backend events & initial state
-  void api.onLibraryStatus(setLibrary).catch((e) => toastError(e, t("app.libraryStatusSubscribeFailed")));
+  // Subscribed before the first look, so the state the library settles in after that look is
+  // heard (the shell announces it once the library has opened).
+  const libraryEvents = api.onLibraryStatus(setLibrary).catch((e) => toastError(e, t("app.libraryStatusSubscribeFailed")));
   void api
     .onFilesDropped((paths) => {
       toast(tn("app.addingItems", paths.length), "info");
@@ -151,7 +153,7 @@ function build(mock: boolean): void {
   // failures of what the shell does on its own, such as adding dropped files
   void api.onAppError((e) => toast(e.message, "error")).catch((e) => toastError(e));
 
-  void refreshLibrary();
+  void libraryEvents.then(() => refreshLibrary());
   api
     .modelStatus()
     .then(setModelStatus)

@@ -159,7 +159,7 @@ export async function addFolder(btn: HTMLButtonElement | null): Promise<void> {
 export function createLibraryPanel(): HTMLElement {
   const rows = new Map<string, FolderRow>();
   const list = h("ul", { class: "folder-list" });
-  const summary = h("div", { class: "library-summary" });
+  const summary = h("div", { class: "library-summary", testid: "library-summary" });
   // the library as a whole could not start (index unreadable, models missing…)
   const errorText = h("span", { class: "library-error-text" });
   const errorBox = h(
@@ -249,6 +249,7 @@ export function createLibraryPanel(): HTMLElement {
     const parts = [tn("count.documents", s.documents), tn("count.passages", s.chunks)];
     if (s.pending_vectors > 0) parts.push(t("library.vectorsPending", { n: formatNumber(s.pending_vectors) }));
     summary.textContent = parts.join(" · ");
+    summary.dataset.documents = String(s.documents);
     summary.hidden = s.folders.length === 0;
 
     const anyRunning = s.busy || s.folders.some((f) => ["queued", "indexing", "embedding"].includes(f.state));
