@@ -96,6 +96,15 @@ pub fn gives_other_kind(want: Want, sentences: &[Sentence]) -> bool {
     !figures.is_empty() && !figures.iter().any(|f| want.accepts(*f))
 }
 
+/// Whether the question names a period (a year, quarter, date) and the checked sentences name
+/// periods of that kind, none of them the asked one: "the next AGM is on 22 March 2025" for
+/// "when is the 2026 AGM". Sentences that name no period are not judged here.
+pub fn gives_other_period(question: &str, sentences: &[Sentence]) -> bool {
+    let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
+    let stated: Vec<Period> = supported(sentences).flat_map(|s| periods(&s.text)).map(|(p, _)| p).collect();
+    asked.iter().any(|p| !stated.iter().any(|s| p.named_by(s)) && stated.iter().any(|s| p.same_kind(s)))
+}
+
 fn supported(sentences: &[Sentence]) -> impl Iterator<Item = &Sentence> {
     sentences.iter().filter(|s| !s.citations.is_empty() && s.status != SentenceStatus::Unsupported)
 }
@@ -165,5 +174,15 @@ mod tests {
         assert!(gives_other_kind(Want::Money, &[sentence("About 38% of capital spending was in the United States.")]));
         assert!(!gives_other_kind(Want::Money, &[sentence("Capital spending rose in every region.")]), "words are not judged");
         assert!(!gives_other_kind(Want::Date, &[sentence("The last ferry leaves at 21:40.")]));
+    }
+
+    #[test]
+    fn an_answer_about_another_year_does_not_answer() {
+        let other = [sentence("The next annual general meeting will be held on 22 March 2025.")];
+        assert!(gives_other_period("when is the 2026 agm", &other));
+        assert!(!gives_other_period("when is the 2025 agm", &other));
+        assert!(!gives_other_period("when is the next agm", &other), "no period asked");
+        assert!(!gives_other_period("how many sites were added in 2024", &[sentence("Nine new sites were commissioned during the year.")]), "no period stated");
+        assert!(!gives_other_period("members at the end of 2024?", &[sentence("There were 1,847 members at the end of 2024, up from 1,612 in 2023.")]));
     }
 }
