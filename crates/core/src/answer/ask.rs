@@ -315,7 +315,13 @@ impl Asker<'_> {
         // The model's own "not covered" is not taken as abstaining: measured, small models say
         // it as often of questions the passages answer as of ones they do not (README.md,
         // "Abstaining"). Retrieval has already judged that the library is not silent, so the
-        // best source sentences are shown instead, and the note says what the model said.
+        // best source sentences are shown instead, and the note says what the model said,
+        // unless those sentences do not state the asked slots either (no value of the asked
+        // kind, or not the asked period): then nothing in the sources answers.
+        if supported == 0 && !self.options.never_abstain && !asked::quotes_answer(&question, &quotes) {
+            abstain_with_nearest(answer, evidence, "neither the model nor the best source sentences state a value of the kind or period asked for", lang);
+            return Ok(());
+        }
         if supported == 0 {
             let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
             show_quotes(answer, quotes.into_iter().chain(model_said).collect(), lang);

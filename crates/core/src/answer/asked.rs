@@ -56,6 +56,17 @@ pub fn wanted(question: &str) -> Option<Want> {
     if re(&DATE, r"\bwhen\b|\bwhat (?:year|date|day|month)\b|\bwhich (?:year|date|day|month)\b|什么时候|哪一?年|哪天|何时|几月|几号|哪一天").is_match(&q) {
         return Some(Want::Date);
     }
+    // "How many MWh", "how many hours": a measure in a unit, not a count of things.
+    static IN_UNIT: OnceLock<Regex> = OnceLock::new();
+    if let Some(unit) = re(&IN_UNIT, r"\bhow many ([a-z%]+)").captures(&q).and_then(|c| c.get(1)) {
+        let unit = unit.as_str();
+        if matches!(unit.trim_end_matches('s'), "hour" | "day" | "week" | "month" | "year" | "minute" | "second" | "ms" | "min") {
+            return Some(Want::Duration);
+        }
+        if amounts(&format!("2 {unit}"), None).iter().any(|a| !matches!(a.family, Family::Plain | Family::Count)) {
+            return None;
+        }
+    }
     if re(&DURATION, r"\bhow long\b|多久|多长时间|多少(?:分钟|小时|天|秒|毫秒)").is_match(&q) {
         return Some(Want::Duration);
     }
@@ -103,6 +114,30 @@ pub fn gives_other_period(question: &str, sentences: &[Sentence]) -> bool {
     let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
     let stated: Vec<Period> = supported(sentences).flat_map(|s| periods(&s.text)).map(|(p, _)| p).collect();
     asked.iter().any(|p| !stated.iter().any(|s| p.named_by(s)) && stated.iter().any(|s| p.same_kind(s)))
+}
+
+/// Whether source sentences shown in place of an answer (the model's own were not supported)
+/// state what was asked: one of them holds a value of the wanted kind, when the question says
+/// which, and names the asked period (itself or by its document's title), when the question
+/// names one. "Turnover: 1.38 million pounds (2023: 1.21 million pounds)" does not answer
+/// "turnover in 2022"; "premium rose by 18 percent" does not answer "how much is the premium".
+pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
+    let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
+    let want = wanted(question);
+    if quotes.is_empty() || (asked.is_empty() && want.is_none()) {
+        return true;
+    }
+    quotes.iter().any(|quote| {
+        let titles: Vec<&str> = quote.citations.iter().map(|c| c.doc_title.as_str()).collect();
+        let named: Vec<Period> = periods(&quote.text).into_iter().chain(titles.iter().flat_map(|t| periods(t))).map(|(p, _)| p).collect();
+        let period_ok = asked.iter().all(|p| named.iter().any(|s| p.named_by(s)));
+        let kind_ok = match want {
+            None => true,
+            Some(Want::Date) => !periods(&quote.text).is_empty(),
+            Some(w) => amounts(&quote.text, None).iter().any(|a| w.accepts(a.family)),
+        };
+        period_ok && kind_ok
+    })
 }
 
 fn supported(sentences: &[Sentence]) -> impl Iterator<Item = &Sentence> {
@@ -184,5 +219,24 @@ mod tests {
         assert!(!gives_other_period("when is the next agm", &other), "no period asked");
         assert!(!gives_other_period("how many sites were added in 2024", &[sentence("Nine new sites were commissioned during the year.")]), "no period stated");
         assert!(!gives_other_period("members at the end of 2024?", &[sentence("There were 1,847 members at the end of 2024, up from 1,612 in 2023.")]));
+    }
+
+    #[test]
+    fn a_measure_in_a_unit_is_not_a_count() {
+        assert_eq!(wanted("how many MWh did the battery shift"), None);
+        assert_eq!(wanted("how many hours a week can I work from home"), Some(Want::Duration));
+        assert_eq!(wanted("how many sites are there"), Some(Want::Count));
+    }
+
+    #[test]
+    fn quotes_shown_instead_of_an_answer_must_state_the_asked_slots() {
+        let quote = |text: &str| Sentence::new(text.into(), SentenceStatus::Quote, sentence(text).citations);
+        let other_year = [quote("Turnover: 1.38 million pounds (2023: 1.21 million pounds)")];
+        assert!(!quotes_answer("what was the turnover in 2022", &other_year));
+        assert!(quotes_answer("what was the turnover in 2023", &other_year));
+        let percent = [quote("Our insurance premium rose by 18 percent at the October renewal.")];
+        assert!(!quotes_answer("how much does the insurance cost each year", &percent));
+        assert!(quotes_answer("how much did the premium rise", &percent), "a change: an amount or a percentage");
+        assert!(quotes_answer("who chairs the board", &[quote("Helen Marsh has chaired the board since 2019.")]), "nothing to check");
     }
 }
