@@ -123,14 +123,20 @@ pub fn gives_other_period(question: &str, sentences: &[Sentence]) -> bool {
 /// "turnover in 2022"; "premium rose by 18 percent" does not answer "how much is the premium".
 pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
     let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
-    let want = wanted(question);
+    // A value to be computed (an average, a ratio, a margin) is not stated in the sources:
+    // its operands are, in whatever kind they come.
+    static DERIVED: OnceLock<Regex> = OnceLock::new();
+    let derived = re(&DERIVED, r"(?i)\b(?:average|mean|ratio|margin|calculate|compute|round(?:ed)?|difference|per share|cagr|growth rate)\b|平均|比率|利润率|计算|差额").is_match(question);
+    let want = if derived { None } else { wanted(question) };
     if quotes.is_empty() || (asked.is_empty() && want.is_none()) {
         return true;
     }
     quotes.iter().any(|quote| {
         let titles: Vec<&str> = quote.citations.iter().map(|c| c.doc_title.as_str()).collect();
         let named: Vec<Period> = periods(&quote.text).into_iter().chain(titles.iter().flat_map(|t| periods(t))).map(|(p, _)| p).collect();
-        let period_ok = asked.iter().all(|p| named.iter().any(|s| p.named_by(s)));
+        // Any one of them: a comparison ("FY2023 vs FY2022") is answered from sentences that
+        // each name one year.
+        let period_ok = asked.is_empty() || asked.iter().any(|p| named.iter().any(|s| p.named_by(s)));
         let kind_ok = match want {
             None => true,
             Some(Want::Date) => !periods(&quote.text).is_empty(),
@@ -238,5 +244,13 @@ mod tests {
         assert!(!quotes_answer("how much does the insurance cost each year", &percent));
         assert!(quotes_answer("how much did the premium rise", &percent), "a change: an amount or a percentage");
         assert!(quotes_answer("who chairs the board", &[quote("Helen Marsh has chaired the board since 2019.")]), "nothing to check");
+    }
+
+    #[test]
+    fn a_value_to_compute_is_not_checked_for_its_kind() {
+        let quote = |text: &str| Sentence::new(text.into(), SentenceStatus::Quote, sentence(text).citations);
+        let table = [quote("Net earnings in fiscal 2017 were $1,228 million on revenue of $39,403 million.")];
+        assert!(quotes_answer("what was the fiscal 2017 net profit margin as a percentage", &table));
+        assert!(!quotes_answer("what percentage of revenue came from services in fiscal 2017", &table));
     }
 }
