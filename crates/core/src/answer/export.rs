@@ -82,37 +82,79 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Characters that make Markdown (CommonMark with GitHub's tables and strikethrough) do
+/// something: links, images, raw HTML, emphasis, code, headings, tables.
+const MARKDOWN_ACTIVE: &[char] = &['\\', '`', '*', '_', '[', ']', '(', ')', '!', '<', '>', '#', '|', '~'];
+
+/// Text from documents or a model, on one line, as literal Markdown text: a quote holding
+/// `![x](http://…)` or `<img src=…>` would otherwise fetch an image when the export is viewed.
+fn literal(text: &str) -> String {
+    let line = one_line(text);
+    let mut out = String::with_capacity(line.len() + line.len() / 8);
+    for c in line.chars() {
+        if MARKDOWN_ACTIVE.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Escaped text that begins a line: there a leading `-`, `+` or `1.` would start a list.
+fn literal_at_line_start(escaped: String) -> String {
+    if escaped.starts_with(['-', '+']) {
+        return format!("\\{escaped}");
+    }
+    let digits = escaped.len() - escaped.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && escaped[digits..].starts_with('.') {
+        return format!("{}\\{}", &escaped[..digits], &escaped[digits..]);
+    }
+    escaped
+}
+
+/// A code span that holds `text` whatever backticks it contains: the fence is one backtick
+/// longer than its longest run inside.
+fn code_span(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 pub fn to_markdown(answer: &AnswerRecord) -> String {
     let claims = answer.claims();
     let (order, numbers) = number_sources(&claims);
-    let mut out = format!("## {}\n\n", one_line(&answer.question));
-    let mut body = Vec::new();
-    for s in &claims {
-        let mut refs: Vec<usize> = s.citations.iter().filter_map(|c| numbers.get(&(c.doc_path.clone(), c.span.page, c.span.byte_start)).copied()).collect();
-        refs.dedup();
-        let marks: String = refs.iter().map(|n| format!("[{n}]")).collect();
-        let flag = if s.status == "unsupported" { " *(not supported by the sources)*" } else { "" };
-        body.push(format!("{}{}{flag}", one_line(&s.text), if marks.is_empty() { String::new() } else { format!(" {marks}") }));
-    }
-    out.push_str(&body.join(" "));
+    let mut out = format!("## {}\n\n", literal(&answer.question));
+    let body: Vec<String> = claims.iter().map(|s| claim_markdown(s, &numbers)).collect();
+    out.push_str(&literal_at_line_start(body.join(" ")));
     out.push_str("\n\n");
     if !order.is_empty() {
         out.push_str("### Sources\n\n");
         for (i, c) in order.iter().enumerate() {
             out.push_str(&format!(
-                "{}. {} — `{}`, page {}: “{}”\n",
+                "{}. {} — {}, page {}: “{}”\n",
                 i + 1,
-                one_line(&c.doc_title),
-                c.doc_path.display(),
+                literal(&c.doc_title),
+                code_span(&c.doc_path.display().to_string()),
                 c.span.page,
-                one_line(&c.quote)
+                literal(&c.quote)
             ));
         }
     }
     if let Some(model) = &answer.model {
-        out.push_str(&format!("\n*Answered by {model} with Pagewise.*\n"));
+        out.push_str(&format!("\n*Answered by {} with Pagewise.*\n", literal(model)));
     }
     out
+}
+
+/// One claim, escaped, with the numbers of its sources and a note when nothing supports it.
+fn claim_markdown(s: &SentenceRecord, numbers: &HashMap<(PathBuf, u32, usize), usize>) -> String {
+    let mut refs: Vec<usize> = s.citations.iter().filter_map(|c| numbers.get(&(c.doc_path.clone(), c.span.page, c.span.byte_start)).copied()).collect();
+    refs.dedup();
+    let marks: String = refs.iter().map(|n| format!("[{n}]")).collect();
+    let flag = if s.status == "unsupported" { " *(not supported by the sources)*" } else { "" };
+    format!("{}{}{flag}", literal(&s.text), if marks.is_empty() { String::new() } else { format!(" {marks}") })
 }
 
 /// A CSV cell. One that starts like a formula (=, +, -, @, tab, carriage return) gets a
@@ -189,6 +231,44 @@ mod tests {
         assert!(md.contains("Again 4 MWh. [1]"));
         assert_eq!(md.matches("1. Field guide — `/d/a.pdf`, page 3").count(), 1);
         assert!(!md.contains("2. "));
+    }
+
+    /// Whether `needle` occurs with nothing escaping its first character.
+    fn unescaped(md: &str, needle: &str) -> bool {
+        md.match_indices(needle).any(|(i, _)| !md[..i].ends_with('\\'))
+    }
+
+    #[test]
+    fn document_text_in_markdown_renders_as_text() {
+        let mut answer = sample();
+        let quote = "See ![x](http://example.com/a.png) and <img src=\"http://example.com/b.png\"> | *a* _b_ `c` #d ~~e~~";
+        answer.sentences[0].citations[0].quote = quote.into();
+        answer.sentences[0].citations[0].doc_title = "[Guide](http://example.com/c)".into();
+        answer.sentences[0].text = "- 4 MWh ![y](http://example.com/d.png)".into();
+        answer.model = Some("<img src=x>".into());
+        let md = to_markdown(&answer);
+        for active in ["![", "<img", "](", "<"] {
+            assert!(!unescaped(&md, active), "{active} in {md}");
+        }
+        assert!(md.contains(r#"See \!\[x\]\(http://example.com/a.png\) and \<img src="http://example.com/b.png"\> \| \*a\* \_b\_ \`c\` \#d \~\~e\~\~"#), "{md}");
+        assert!(md.contains(r"1. \[Guide\]\(http://example.com/c\) — `/d/a.pdf`, page 3"), "{md}");
+        assert!(md.contains("\n\n\\- 4 MWh \\!\\[y\\]\\(http://example.com/d.png\\) [1]"), "{md}");
+        assert!(md.contains(r"*Answered by \<img src=x\> with Pagewise.*"), "{md}");
+    }
+
+    #[test]
+    fn claims_that_look_like_lists_stay_paragraphs() {
+        assert_eq!(literal_at_line_start(literal("1. Revenue rose.")), r"1\. Revenue rose.");
+        assert_eq!(literal_at_line_start(literal("+5% in 2023")), r"\+5% in 2023");
+        assert_eq!(literal_at_line_start(literal("2023 was good.")), "2023 was good.");
+        assert_eq!(literal_at_line_start(literal("> quoted")), r"\> quoted");
+    }
+
+    #[test]
+    fn paths_with_backticks_stay_inside_their_code_span() {
+        assert_eq!(code_span("/d/a.pdf"), "`/d/a.pdf`");
+        assert_eq!(code_span("/d/a`b``.pdf"), "```/d/a`b``.pdf```");
+        assert_eq!(code_span("`x"), "`` `x ``");
     }
 
     #[test]
