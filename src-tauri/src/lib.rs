@@ -59,6 +59,7 @@ pub fn run(add: Vec<PathBuf>, offer_sample: bool) -> Result<(), String> {
                 config_dir: settings::config_dir(),
                 data_dir: None,
                 worker_program: None,
+                confirm: None,
                 add: add.clone(),
                 sample_dir: if offer_sample { sample_dir(app) } else { None },
             };

@@ -1,6 +1,7 @@
 //! The OpenAI-compatible server's API key: kept in the OS keyring (Secret Service on Linux,
 //! Keychain on macOS, Credential Manager on Windows) where one answers, else in a file in the
 //! config dir that only this user can read. `PAGEWISE_API_KEY`, when set, wins over both.
+//! A stored key carries the origin of the server it was given for, and is sent only there.
 
 use std::path::{Path, PathBuf};
 
@@ -32,34 +33,51 @@ fn key_file(config_dir: &Path) -> PathBuf {
     config_dir.join(KEY_FILE)
 }
 
-/// Stores `key` (empty: forgets it) in the keyring, or in the fallback file where the
-/// keyring cannot be used; says where it went.
-pub fn store(config_dir: &Path, key: &str) -> Result<KeySource, String> {
+/// How a key and its origin are kept: `origin`, a newline, the key. A key stored before
+/// origins were kept is one line.
+fn encode(origin: &str, key: &str) -> String {
+    format!("{origin}\n{key}")
+}
+
+fn decode(stored: &str) -> Option<(Option<String>, String)> {
+    let stored = stored.trim_end();
+    let (origin, key) = match stored.split_once('\n') {
+        Some((origin, key)) => (Some(origin.trim().to_string()), key.trim().to_string()),
+        None => (None, stored.trim().to_string()),
+    };
+    (!key.is_empty()).then_some((origin, key))
+}
+
+/// Stores `key` (empty: forgets it) for the server at `origin` in the keyring, or in the
+/// fallback file where the keyring cannot be used; says where it went.
+pub fn store(config_dir: &Path, key: &str, origin: &str) -> Result<KeySource, String> {
     let key = key.trim();
     if key.is_empty() {
         forget(config_dir)?;
         return Ok(source(config_dir));
     }
+    let stored = encode(origin, key);
     if let Some(entry) = entry() {
-        if entry.set_password(key).is_ok() {
+        if entry.set_password(&stored).is_ok() {
             // The key lives in one place only.
             remove_file(config_dir)?;
             return Ok(KeySource::Keyring);
         }
     }
-    write_private(&key_file(config_dir), key)?;
+    write_private(&key_file(config_dir), &stored)?;
     Ok(KeySource::File { path: key_file(config_dir) })
 }
 
-/// The key to send: the environment's, else the keyring's, else the file's.
-pub fn load(config_dir: &Path) -> Option<String> {
+/// The key and the origin it was stored for (none from the environment or an older
+/// version): the environment's, else the keyring's, else the file's.
+pub fn load(config_dir: &Path) -> Option<(Option<String>, String)> {
     if let Some(key) = std::env::var("PAGEWISE_API_KEY").ok().filter(|k| !k.trim().is_empty()) {
-        return Some(key);
+        return Some((None, key.trim().to_string()));
     }
-    if let Some(key) = entry().and_then(|e| e.get_password().ok()) {
-        return Some(key);
+    if let Some(stored) = entry().and_then(|e| e.get_password().ok()) {
+        return decode(&stored);
     }
-    std::fs::read_to_string(key_file(config_dir)).ok().map(|k| k.trim().to_string()).filter(|k| !k.is_empty())
+    std::fs::read_to_string(key_file(config_dir)).ok().and_then(|stored| decode(&stored))
 }
 
 /// Where [`load`] finds the key.
@@ -111,4 +129,16 @@ fn write_private(path: &Path, key: &str) -> Result<(), String> {
     file.write_all(key.as_bytes()).map_err(fail)?;
     file.sync_all().map_err(fail)?;
     std::fs::rename(&tmp, path).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_keeps_its_origin_and_an_old_key_has_none() {
+        assert_eq!(decode(&encode("https://api.example.com:443", "sk-1")), Some((Some("https://api.example.com:443".into()), "sk-1".into())));
+        assert_eq!(decode("sk-old\n"), Some((None, "sk-old".into())));
+        assert_eq!(decode("  \n"), None);
+    }
 }

@@ -31,6 +31,9 @@ pub struct Settings {
     pub embed_endpoint_url: String,
     /// The embedding model to ask for; empty takes the server's only model.
     pub embed_endpoint_model: String,
+    /// Parse files even though the parser's sandbox lacks a layer on this machine (the library
+    /// view names it); chosen by the user in a native confirmation.
+    pub accept_weak_sandbox: bool,
     /// The bundled sample folder was offered once; removing it keeps it removed.
     #[ts(skip)]
     pub sample_offered: bool,

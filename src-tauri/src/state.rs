@@ -10,7 +10,7 @@ use std::time::Duration;
 use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
-use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
+use pagewise_core::openai::{BoundKey, EndpointGenerator, EndpointSettings};
 use pagewise_core::viewer::{PageRender, PageRequest};
 use pagewise_core::{models, EngineConfig, PdfParsing, Queries, Writer};
 
@@ -18,7 +18,7 @@ use crate::contract::error::{AppError, ErrorKind};
 use crate::settings::Settings;
 
 /// How the app was started: where things live and what to add at once.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct StartOptions {
     pub config_dir: PathBuf,
     /// Overrides the data dir of the settings (tests, portable setups).
@@ -29,7 +29,14 @@ pub struct StartOptions {
     pub sample_dir: Option<PathBuf>,
     /// The program that parses PDFs in worker processes; this executable when `None`.
     pub worker_program: Option<PathBuf>,
+    /// Answers the confirmations the page cannot give itself (a new answer server, embedding
+    /// server or chat model; parsing with an incomplete sandbox); `None` asks with the
+    /// system's own dialog. Tests answer here.
+    pub confirm: Option<Confirm>,
 }
+
+/// Says yes or no to a question put to the user.
+pub type Confirm = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 enum LibrarySlot {
     Starting,
@@ -52,6 +59,10 @@ enum GeneratorSlot {
 struct Inner {
     config_dir: PathBuf,
     worker_program: Option<PathBuf>,
+    confirm: Option<Confirm>,
+    /// The chat model file the user last chose in a native dialog (picked, imported or
+    /// downloaded): choosing it in Settings needs no second confirmation.
+    chosen_natively: Mutex<Option<PathBuf>>,
     data_dir: PathBuf,
     settings: Mutex<Settings>,
     library: Mutex<LibrarySlot>,
@@ -85,6 +96,8 @@ impl AppState {
             inner: Arc::new(Inner {
                 config_dir: options.config_dir.clone(),
                 worker_program: options.worker_program.clone(),
+                confirm: options.confirm.clone(),
+                chosen_natively: Mutex::new(None),
                 data_dir,
                 settings: Mutex::new(settings),
                 library: Mutex::new(LibrarySlot::Starting),
@@ -149,6 +162,7 @@ impl AppState {
         let mut config = EngineConfig::new(self.inner.data_dir.clone(), models);
         config.ocr = !skip_ocr;
         let settings = self.settings();
+        config.accept_weak_sandbox = settings.accept_weak_sandbox;
         if settings.embed_use_endpoint {
             config.embed_endpoint = Some(self.endpoint_settings(&settings.embed_endpoint_url, &settings.embed_endpoint_model));
         }
@@ -290,17 +304,48 @@ impl AppState {
 }
 
 impl AppState {
-    /// How the app reaches an OpenAI-compatible server: the URL and model from Settings, the
-    /// key from PAGEWISE_API_KEY, the OS keyring or the private key file (see `secrets`).
+    /// How the app reaches an OpenAI-compatible server: the URL and model from Settings, and
+    /// the key only where it belongs (see [`AppState::api_key_for`]).
     pub fn endpoint_settings(&self, url: &str, model: &str) -> EndpointSettings {
         EndpointSettings {
             model: Some(model.trim().to_string()).filter(|m| !m.is_empty()),
-            api_key: crate::secrets::load(&self.inner.config_dir),
+            api_key: self.api_key_for(url),
             ..EndpointSettings::new(url.trim())
         }
     }
 
+    /// The stored key, bound to the origin it was given for; a key from before origins were
+    /// kept (or from PAGEWISE_API_KEY) belongs to the answer server in Settings.
+    pub fn bound_key(&self) -> Option<BoundKey> {
+        let (origin, key) = crate::secrets::load(&self.inner.config_dir)?;
+        match origin {
+            Some(origin) => Some(BoundKey { origin, key }),
+            None => BoundKey::for_url(&lock(&self.inner.settings).endpoint_url, &key),
+        }
+    }
+
+    /// The key to send to `url`: only to the origin the key was given for, and never over
+    /// plain http except to this computer. The embedding server and a URL typed before "Find
+    /// models" get none unless they are that same server.
+    pub fn api_key_for(&self, url: &str) -> Option<String> {
+        self.bound_key()?.to_send(url)
+    }
+
     pub fn config_dir(&self) -> &Path {
         &self.inner.config_dir
+    }
+
+    /// The user's yes or no to `question` (see [`StartOptions::confirm`]); `None` when the
+    /// system dialog should ask.
+    pub fn confirm_override(&self, question: &str) -> Option<bool> {
+        self.inner.confirm.as_ref().map(|confirm| confirm(question))
+    }
+
+    pub fn remember_native_choice(&self, model: &Path) {
+        *lock(&self.inner.chosen_natively) = Some(model.to_path_buf());
+    }
+
+    pub fn chosen_natively(&self, model: &Path) -> bool {
+        lock(&self.inner.chosen_natively).as_deref() == Some(model)
     }
 }

@@ -87,6 +87,7 @@ fn commands_index_answer_view_export_and_respect_permissions() {
             add: Vec::new(),
             sample_dir: Some(sample.clone()),
             worker_program: Some(PathBuf::from(env!("CARGO_BIN_EXE_pagewise-app"))),
+            confirm: Some(std::sync::Arc::new(|_| true)),
         },
         Box::new(move |status| heard_by_listener.lock().unwrap().push(status.clone())),
     );

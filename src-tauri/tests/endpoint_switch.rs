@@ -1,6 +1,8 @@
 //! Settings switch answers to an OpenAI-compatible server and back, through Tauri's real IPC:
 //! llama.cpp's llama-server on loopback, the real library and the same small GGUF locally.
 
+#[path = "../../crates/cli/tests/header_capture.rs"]
+mod header_capture;
 #[path = "../../crates/cli/tests/llama_server.rs"]
 mod llama_server;
 mod ipc;
@@ -35,6 +37,10 @@ fn settings_switch_answers_to_a_server_and_back() {
     let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/sample");
     std::env::set_var("PAGEWISE_MODELS_DIR", models_dir());
     std::env::remove_var("PAGEWISE_API_KEY");
+    // The system dialog's answers: what was asked, and whether to say yes.
+    let asked: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+    let agree = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let (asked_log, agreeing) = (std::sync::Arc::clone(&asked), std::sync::Arc::clone(&agree));
     let state = AppState::start(
         StartOptions {
             config_dir: dir.path().join("config"),
@@ -42,6 +48,10 @@ fn settings_switch_answers_to_a_server_and_back() {
             add: Vec::new(),
             sample_dir: Some(sample),
             worker_program: Some(PathBuf::from(env!("CARGO_BIN_EXE_pagewise-app"))),
+            confirm: Some(std::sync::Arc::new(move |question: &str| {
+                asked_log.lock().unwrap().push(question.to_string());
+                agreeing.load(std::sync::atomic::Ordering::SeqCst)
+            })),
         },
         Box::new(|_| {}),
     );
@@ -74,7 +84,19 @@ fn settings_switch_answers_to_a_server_and_back() {
     let key = "sk-pagewise-test-7d1c";
     let server = Server::start(&models_dir(), SMALL_MODEL, "small-on-server", &["--api-key", key]);
     assert_eq!(call(&webview, "endpoint_models", json!({ "url": server.url })), json!(["small-on-server"]));
+    // Sending questions to a server is confirmed in the system dialog; a "no" changes nothing.
+    agree.store(false, std::sync::atomic::Ordering::SeqCst);
+    let declined = invoke(&webview, "set_settings", json!({ "settings": settings(true, &server.url) })).err().unwrap();
+    assert_eq!(declined["kind"], "declined", "{declined}");
+    assert_eq!(call(&webview, "get_settings", json!({}))["use_endpoint"], false);
+    agree.store(true, std::sync::atomic::Ordering::SeqCst);
+    asked.lock().unwrap().clear();
     call(&webview, "set_settings", json!({ "settings": settings(true, &server.url) }));
+    let questions = asked.lock().unwrap().clone();
+    assert!(questions.len() == 1 && questions[0].contains(&server.url), "{questions:?}");
+    // The chat model already in use needs no new confirmation.
+    call(&webview, "set_settings", json!({ "settings": settings(true, &server.url) }));
+    assert_eq!(asked.lock().unwrap().len(), 1);
     assert_eq!(call(&webview, "api_key_source", json!({}))["kind"], "none");
     let refused = ask(&webview).unwrap_err();
     assert!(refused.to_string().contains("refused the API key"), "{refused}");
@@ -93,6 +115,12 @@ fn settings_switch_answers_to_a_server_and_back() {
         assert_eq!(mode, 0o600, "the key file is readable by its owner only");
     }
     assert_eq!(call(&webview, "api_key_source", json!({})), stored);
+    // The key belongs to that server: "Find models" for another one (an embedding server on
+    // this computer) sends none.
+    let other = header_capture::HeaderCapture::start();
+    let _ = invoke(&webview, "endpoint_models", json!({ "url": other.url }));
+    assert!(!other.requests().is_empty(), "the other server was asked");
+    assert!(!other.saw_authorization(), "the key went to another server: {:?}", other.requests());
     let status = call(&webview, "model_status", json!({}));
     assert_eq!(status["chat_model"].as_str().unwrap(), format!("its only model at {}", server.url), "{status}");
     let remote = ask(&webview).unwrap();

@@ -47,6 +47,8 @@ export const pauseIndexing = () => call("pause_indexing");
 export const resumeIndexing = () => call("resume_indexing");
 export const cancelIndexing = () => call("cancel_indexing");
 export const reindexAll = () => call("reindex_all");
+/** Asks in a system dialog, then parses although the sandbox lacks a layer. */
+export const acceptWeakSandbox = () => call("accept_weak_sandbox");
 export const listDocuments = () => call("list_documents");
 
 // ---------------------------------------------------------------- asking

@@ -12,6 +12,7 @@ const KINDS: Record<ErrorKind, true> = {
   model_missing: true,
   not_found: true,
   invalid_input: true,
+  declined: true,
   failed: true,
 };
 

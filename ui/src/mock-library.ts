@@ -87,6 +87,7 @@ const RUNNING = ["indexing", "embedding", "paused", "queued"];
 export class MockLibrary {
   private folders: FolderStatus[];
   private paused = false;
+  private weakSandboxAccepted = false;
 
   constructor(private flags: MockFlags) {
     this.folders = flags.has("empty") ? [] : sampleFolders();
@@ -106,6 +107,9 @@ export class MockLibrary {
         ? "The library could not start: embedding model not found at models/bge-small-en-v1.5. Run models/fetch.sh"
         : null,
       notice: this.flags.has("notice") ? "Re-scanning folders: some file changes were missed while the app was closed." : null,
+      sandbox: this.flags.has("weaksandbox")
+        ? { missing: ["file_access"], accepted: this.weakSandboxAccepted, error: null }
+        : { missing: [], accepted: false, error: null },
     };
   }
 
@@ -144,6 +148,10 @@ export class MockLibrary {
       f.eta_s = null;
       f.rate_files_per_s = null;
     }
+  }
+
+  acceptWeakSandbox(): void {
+    this.weakSandboxAccepted = true;
   }
 
   reindex(): void {

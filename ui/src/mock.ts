@@ -60,6 +60,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     embed_use_endpoint: false,
     embed_endpoint_url: "",
     embed_endpoint_model: "",
+    accept_weak_sandbox: false,
   };
   let keySource: KeySource = { kind: "none" };
 
@@ -170,6 +171,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     resume_indexing: () => mutate(() => library.resume()),
     cancel_indexing: () => mutate(() => library.cancel()),
     reindex_all: () => mutate(() => library.reindex()),
+    accept_weak_sandbox: () => mutate(() => library.acceptWeakSandbox()),
     list_documents: () => DOCS.map(({ kind: _k, folder: _f, changed: _c, ...d }) => d),
     ask,
     stop_answer: () => {

@@ -8,7 +8,8 @@ use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
 pub struct EndpointArgs {
     /// Generate with an OpenAI-compatible server (llama-server, Ollama, vLLM, LM Studio)
     /// instead of a local model: its base URL, such as http://127.0.0.1:8080/v1. An API key,
-    /// if it needs one, comes from $PAGEWISE_API_KEY. This is the one feature that uses the
+    /// if it needs one, comes from $PAGEWISE_API_KEY and is sent only to this server, over
+    /// https or to this computer. This is the one feature that uses the
     /// network: the question and its evidence passages are sent to this server.
     #[arg(long)]
     pub endpoint: Option<String>,

@@ -36,12 +36,17 @@ struct Cli {
     /// Compute passage and query vectors on an OpenAI-compatible server (POST /v1/embeddings)
     /// instead of this machine: its base URL. Uses the network: every passage is sent there.
     /// A library embedded this way is re-embedded when the server or model changes; the key,
-    /// if needed, comes from $PAGEWISE_API_KEY.
+    /// if needed, comes from $PAGEWISE_EMBED_API_KEY (never the answer server's
+    /// $PAGEWISE_API_KEY), and is sent only over https or to this computer.
     #[arg(long, global = true, env = "PAGEWISE_EMBED_ENDPOINT")]
     embed_endpoint: Option<String>,
     /// The embedding model to ask the server for (default: the only one it serves).
     #[arg(long, global = true, env = "PAGEWISE_EMBED_ENDPOINT_MODEL")]
     embed_endpoint_model: Option<String>,
+    /// Parse files even when the parser's sandbox lacks a layer on this machine (`pagewise
+    /// status` names what is missing). Without it, indexing stops and says what is missing.
+    #[arg(long, global = true, env = "PAGEWISE_ACCEPT_WEAK_SANDBOX")]
+    accept_weak_sandbox: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -143,6 +148,7 @@ pub(crate) struct Context_ {
     pub data_dir: PathBuf,
     pub embed_model: Option<PathBuf>,
     pub embed_endpoint: Option<pagewise_core::openai::EndpointSettings>,
+    pub accept_weak_sandbox: bool,
 }
 
 impl Context_ {
@@ -150,6 +156,7 @@ impl Context_ {
         let models = models::locate(Some(&self.data_dir), self.embed_model.as_deref())?;
         let mut config = EngineConfig::new(self.data_dir.clone(), models);
         config.embed_endpoint = self.embed_endpoint.clone();
+        config.accept_weak_sandbox = self.accept_weak_sandbox;
         // Fewer parsing processes on a busy machine, or more on a big one.
         if let Some(n) = std::env::var("PAGEWISE_PARSE_WORKERS").ok().and_then(|v| v.parse::<usize>().ok()) {
             config.parse_workers = n.clamp(1, 32);
@@ -171,9 +178,11 @@ fn main() {
     let ctx = Context_ {
         data_dir: cli.data_dir.unwrap_or_else(pagewise_core::default_data_dir),
         embed_model: cli.embed_model,
+        accept_weak_sandbox: cli.accept_weak_sandbox,
         embed_endpoint: cli.embed_endpoint.map(|url| pagewise_core::openai::EndpointSettings {
             model: cli.embed_endpoint_model,
-            api_key: std::env::var("PAGEWISE_API_KEY").ok(),
+            // Its own key: the answer server's key never goes to the embedding server.
+            api_key: std::env::var("PAGEWISE_EMBED_API_KEY").ok(),
             ..pagewise_core::openai::EndpointSettings::new(url)
         }),
     };

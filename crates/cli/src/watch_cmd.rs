@@ -90,10 +90,14 @@ pub fn watch(ctx: &Context_, args: WatchArgs) -> Result<i32> {
 
 pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
     let h = health(&ctx.data_dir)?;
+    let sandbox = sandbox_report(ctx);
     if json {
-        println!("{}", serde_json::to_string(&h)?);
+        let mut out = serde_json::to_value(&h)?;
+        out["sandbox"] = serde_json::to_value(&sandbox)?;
+        println!("{out}");
         return Ok(0);
     }
+
     for f in &h.folders {
         let availability = if f.available { "" } else { " (unavailable)" };
         println!(
@@ -113,7 +117,44 @@ pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
         "{} documents, {} passages ({} waiting for vectors); SQLite {} B, keyword index {} B, vectors {} B",
         h.documents, h.chunks, h.pending_vectors, h.stores.sqlite_bytes, h.stores.keyword_index_bytes, h.stores.vector_index_bytes
     );
+    println!("{}", sandbox.line());
     Ok(0)
+}
+
+/// What the parser's sandbox holds here, as `status` reports it.
+#[derive(serde::Serialize)]
+struct SandboxReport {
+    applied: Option<pagewise_core::isolation::sandbox::Sandbox>,
+    missing: Vec<&'static str>,
+    accepted: bool,
+    error: Option<String>,
+}
+
+impl SandboxReport {
+    fn line(&self) -> String {
+        match (&self.error, self.missing.is_empty()) {
+            (Some(e), _) => format!("Parser sandbox: could not be checked: {e}"),
+            (None, true) => "Parser sandbox: complete".to_string(),
+            (None, false) if self.accepted => format!("Parser sandbox: INCOMPLETE (accepted): {}", self.missing.join("; ")),
+            (None, false) => format!("Parser sandbox: INCOMPLETE: {}. Indexing stops until you pass --accept-weak-sandbox", self.missing.join("; ")),
+        }
+    }
+}
+
+fn sandbox_report(ctx: &Context_) -> SandboxReport {
+    let checked = ctx.config(Duration::from_secs(30)).map_err(|e| e.to_string()).and_then(|c| {
+        let mut worker = c.isolated_worker().map_err(|e| e.to_string())?;
+        worker.sandbox().map_err(|e| e.to_string())
+    });
+    match checked {
+        Ok(applied) => SandboxReport {
+            applied: Some(applied),
+            missing: applied.missing().iter().map(|m| m.describe()).collect(),
+            accepted: ctx.accept_weak_sandbox,
+            error: None,
+        },
+        Err(e) => SandboxReport { applied: None, missing: Vec::new(), accepted: ctx.accept_weak_sandbox, error: Some(e) },
+    }
 }
 
 /// `pagewise history FILE`: the versions of one document the index has seen.

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
 mod common;
+mod header_capture;
 mod llama_server;
 
 use std::net::TcpListener;
@@ -263,4 +264,28 @@ fn vectors_come_from_a_real_embedding_server_and_a_change_of_model_re_embeds() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot reach"), "{err}");
     assert!(embed_model_of(data.path()).starts_with("all-MiniLM-L6-v2@"));
+}
+
+#[test]
+fn the_answer_servers_key_never_reaches_the_embedding_server() {
+    let docs = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf"))]);
+    let index = |embed_key: Option<&str>| {
+        let data = tempfile::tempdir().unwrap();
+        let server = header_capture::HeaderCapture::start();
+        let mut cmd = pagewise(data.path());
+        cmd.args(["index", "--json", "--embed-endpoint", &server.url]).arg(docs.path()).env("PAGEWISE_API_KEY", "sk-answer-server");
+        match embed_key {
+            Some(k) => cmd.env("PAGEWISE_EMBED_API_KEY", k),
+            None => cmd.env_remove("PAGEWISE_EMBED_API_KEY"),
+        };
+        let _ = cmd.output().unwrap();
+        assert!(!server.requests().is_empty(), "the embedding server was asked");
+        server
+    };
+    let without = index(None);
+    assert!(!without.saw_authorization(), "{:?}", without.requests());
+    // Its own key does reach it (on this computer, plain http may carry one).
+    let with_own = index(Some("sk-embed-server"));
+    let sent: Vec<String> = with_own.requests().into_iter().flatten().filter(|h| h.to_ascii_lowercase().starts_with("authorization:")).collect();
+    assert!(!sent.is_empty() && sent.iter().all(|h| h.ends_with("sk-embed-server")), "{sent:?}");
 }

@@ -1,5 +1,7 @@
 //! A small HTTP file server on loopback for the model-download tests (the CLI's and the
-//! app's): it honours or ignores Range requests, and can cut the first transfer short.
+//! app's): it honours or ignores Range requests, and can cut the first transfer short. Its
+//! behaviour can change between requests while the URL stays the same (a download's part is
+//! only resumed from the URL it came from).
 
 #![allow(clippy::unwrap_used, dead_code)] // test helper; each test binary uses part of it
 
@@ -21,6 +23,7 @@ pub struct FileServer {
     pub url: String,
     /// The Range header of every request, in order ("" when none).
     pub ranges: Arc<Mutex<Vec<String>>>,
+    behaviour: Arc<Mutex<Behaviour>>,
 }
 
 impl FileServer {
@@ -29,14 +32,25 @@ impl FileServer {
         let url = format!("http://{}/models/{name}", listener.local_addr().unwrap());
         let ranges = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&ranges);
+        let shared = Arc::new(Mutex::new(behaviour));
+        let current = Arc::clone(&shared);
         std::thread::spawn(move || {
             for (n, stream) in listener.incoming().enumerate() {
                 let Ok(stream) = stream else { continue };
+                let behaviour = *current.lock().unwrap();
                 let cut = if n == 0 { behaviour.cut_first_after } else { None };
-                let _ = answer(stream, &file, behaviour, cut, &seen);
+                let (file, seen) = (file.clone(), Arc::clone(&seen));
+                // Each request on its own thread: a slow answer to a download that was
+                // cancelled must not hold up the next request.
+                std::thread::spawn(move || answer(stream, &file, behaviour, cut, &seen));
             }
         });
-        FileServer { url, ranges }
+        FileServer { url, ranges, behaviour: shared }
+    }
+
+    /// Answers the requests from now on this way, at the same URL.
+    pub fn set_behaviour(&self, behaviour: Behaviour) {
+        *self.behaviour.lock().unwrap() = behaviour;
     }
 }
 

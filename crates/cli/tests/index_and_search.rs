@@ -233,24 +233,72 @@ fn a_users_folder_is_never_taken_as_a_data_dir() {
 
 #[test]
 #[cfg(target_os = "linux")]
-fn the_parser_runs_without_network_writes_or_reads_by_path() {
-    // A file named to make the worker probe its own sandbox (test builds only): it tries a
-    // TCP connection, a UDP socket, writing a file beside the probe, and reading the probe
-    // by its path and through the handle the parent passed.
+fn the_parser_runs_without_network_sockets_environment_writes_or_reads_by_path() {
+    use std::os::unix::fs::PermissionsExt;
+    // A file named to make the worker probe its own sandbox (test builds only): it tries what
+    // a parser taken over by a hostile file would, and reports each outcome with its errno.
     let data = tempfile::tempdir().unwrap();
     let docs = tempfile::tempdir().unwrap();
-    std::fs::write(docs.path().join("sandbox-probe.md"), "# Probe\n\nText.\n").unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    // A listening socket like the session bus, and a file of the user's outside the folders.
+    let bus = elsewhere.path().join("bus");
+    let _listener = std::os::unix::net::UnixListener::bind(&bus).unwrap();
+    let outside = elsewhere.path().join("notes.txt");
+    std::fs::write(&outside, "keep me").unwrap();
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let probe = format!("# Probe\n\nunix: {}\noutside: {}\n", bus.display(), outside.display());
+    std::fs::write(docs.path().join("sandbox-probe.md"), probe).unwrap();
     std::fs::write(docs.path().join("ordinary.md"), "# Pump log\n\nThe Tarnwick pump was serviced.\n").unwrap();
-    let summary = json(&run_ok(pagewise(data.path()).env("PAGEWISE_WORKER_FAULTS", "1").args(["index", "--json", "--no-embed"]).arg(docs.path())));
-    let probe = failed_reason(&summary, "sandbox-probe.md").unwrap_or_else(|| panic!("{summary}"));
-    for part in ["tcp: refused", "udp: refused", "write: refused", "read by path: refused", "read by handle: allowed"] {
-        assert!(probe.contains(part), "{part}: {probe}");
+    let summary = json(&run_ok(
+        pagewise(data.path()).env("PAGEWISE_WORKER_FAULTS", "1").env("PAGEWISE_API_KEY", "sk-probe-secret").args(["index", "--json", "--no-embed"]).arg(docs.path()),
+    ));
+    let report = failed_reason(&summary, "sandbox-probe.md").unwrap_or_else(|| panic!("{summary}"));
+    let outcome = |what: &str| report.split("; ").find_map(|p| p.strip_prefix(&format!("{what}: "))).unwrap_or_else(|| panic!("{what} missing: {report}")).to_string();
+    // Refused by the sandbox (EACCES), not by a closed port, a missing file or a dead socket.
+    for what in ["tcp", "udp", "write", "read by path", "unix socket", "abstract socket", "chmod", "truncate", "setxattr", "exec"] {
+        let got = outcome(what);
+        assert!(got.starts_with("refused") && got.contains("os error 13"), "{what}: {got}");
     }
-    // Refused by the sandbox (EACCES), not by a closed port or a missing file.
-    assert_eq!(probe.matches("os error 13").count(), 4, "{probe}");
+    let signal = outcome("signal parent");
+    assert!(signal.contains("os error 1)"), "signals reach only the worker itself: {signal}");
+    assert_eq!(outcome("read by handle"), "allowed");
+    assert_eq!(outcome("env key"), "absent", "the API key stays with the parent");
     assert!(!docs.path().join("sandbox-probe.written").exists());
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    assert_eq!(std::fs::metadata(&outside).unwrap().permissions().mode() & 0o777, 0o600);
     // The sandboxed worker still parses: the ordinary file is indexed.
     assert_eq!(summary["indexed"], 1, "{summary}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_sandbox_without_landlock_is_named_and_nothing_is_parsed_until_accepted() {
+    // The worker starts as on a kernel without Landlock (test builds only).
+    let data = tempfile::tempdir().unwrap();
+    let docs = tempfile::tempdir().unwrap();
+    std::fs::write(docs.path().join("pump.md"), "# Pump log\n\nThe Tarnwick pump was serviced.\n").unwrap();
+    let weak = |cmd: &mut std::process::Command| -> std::process::Output { cmd.env("PAGEWISE_SANDBOX_SKIP", "landlock").output().unwrap() };
+    let refused = weak(pagewise(data.path()).args(["index", "--json", "--no-embed"]).arg(docs.path()));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("sandbox is incomplete") && stderr.contains("--accept-weak-sandbox"), "{stderr}");
+    let status = weak(pagewise(data.path()).args(["status", "--json"]));
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap_or_else(|e| panic!("{e}: {status:?}"));
+    let missing = status["sandbox"]["missing"].as_array().unwrap_or_else(|| panic!("{status}"));
+    assert!(missing.len() == 1 && missing[0].as_str().unwrap().contains("Landlock"), "{status}");
+    assert_eq!(status["sandbox"]["applied"]["files"], false);
+    // Nothing was started, so no file is marked as failed.
+    assert_eq!(status["folders"][0]["failed"], serde_json::json!([]), "{status}");
+    let text = weak(pagewise(data.path()).arg("status"));
+    assert!(String::from_utf8_lossy(&text.stdout).contains("Parser sandbox: INCOMPLETE"), "{text:?}");
+
+    let accepted = weak(pagewise(data.path()).args(["index", "--json", "--no-embed", "--accept-weak-sandbox"]).arg(docs.path()));
+    assert!(accepted.status.success(), "{}", String::from_utf8_lossy(&accepted.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&accepted.stdout).unwrap();
+    assert_eq!(summary["indexed"], 1, "{summary}");
+    // With every layer, the same machine reports nothing missing.
+    let full = json(&run_ok(pagewise(data.path()).args(["status", "--json"])));
+    assert_eq!(full["sandbox"]["missing"], serde_json::json!([]), "{full}");
+    assert_eq!(full["sandbox"]["applied"]["files"], true);
 }
 
 #[test]
@@ -318,4 +366,39 @@ fn a_full_disk_stops_the_run_cleanly_and_the_next_run_completes() {
     assert!(folder["failed"].as_array().unwrap().is_empty(), "{status}");
     let hit: serde_json::Value = serde_json::from_str(read("search.json").lines().next().unwrap()).unwrap();
     assert!(hit["doc_path"].as_str().unwrap().ends_with("note-17.md"), "{hit}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_data_dir_is_private_and_a_link_swapped_in_after_the_scan_is_not_rendered() {
+    use std::os::unix::fs::PermissionsExt;
+    let parent = tempfile::tempdir().unwrap();
+    // Made by Pagewise (a temp dir is already private).
+    let data = parent.path().join("index");
+    let home = tempfile::tempdir().unwrap();
+    let docs = home.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    std::fs::copy(fixtures().join("known-answers.pdf"), docs.join("report.pdf")).unwrap();
+    // A visible name under a watched folder that leads into a hidden one (a key, a token).
+    std::fs::create_dir(docs.join(".ssh")).unwrap();
+    std::fs::write(docs.join(".ssh/id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY----- secret").unwrap();
+    std::os::unix::fs::symlink(docs.join(".ssh/id_ed25519"), docs.join("notes.txt")).unwrap();
+    let summary = json(&run_ok(pagewise(&data).args(["index", "--json", "--no-embed"]).arg(&docs)));
+    assert_eq!(summary["indexed"], 1, "only the report; the link into .ssh is hidden: {summary}");
+
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700, "data dir");
+    assert_eq!(mode(&data.join("pagewise.sqlite")), 0o600, "metadata store");
+
+    // The stored (canonical) path renders; the same path swapped for a link to a file outside
+    // the folders is refused.
+    let stored = docs.canonicalize().unwrap().join("report.pdf");
+    run_ok(pagewise(&data).args(["render", "--width", "200"]).arg(&stored));
+    let outside = home.path().join("private.pdf");
+    std::fs::copy(fixtures().join("known-answers.pdf"), &outside).unwrap();
+    std::fs::remove_file(&stored).unwrap();
+    std::os::unix::fs::symlink(&outside, &stored).unwrap();
+    let refused = pagewise(&data).args(["render", "--width", "200"]).arg(&stored).output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("passes through a link"), "{stderr}");
 }

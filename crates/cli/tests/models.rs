@@ -1,6 +1,7 @@
 //! `pagewise models import|download|list` against a real GGUF served over HTTP on loopback
 //! by a small Range-capable server in this test, which can cut a transfer short (an
-//! interrupted download), ignore ranges, or serve something that is not a model.
+//! interrupted download), ignore ranges, or serve something that is not a model. The server
+//! is plain http, so every download gives the file's sha256 (http without one is refused).
 
 #![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
 
@@ -30,6 +31,28 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The names of the files in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+/// The unfinished download of `name` in `dir`: `NAME.<16 hex>.part`, keyed by its URL.
+fn part_of(dir: &Path, name: &str) -> Option<PathBuf> {
+    let parts: Vec<PathBuf> = listing(dir)
+        .into_iter()
+        .filter(|f| {
+            f.strip_prefix(&format!("{name}."))
+                .and_then(|rest| rest.strip_suffix(".part"))
+                .is_some_and(|key| key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()))
+        })
+        .map(|f| dir.join(f))
+        .collect();
+    assert!(parts.len() <= 1, "one part per name and URL: {parts:?}");
+    parts.into_iter().next()
+}
+
 #[test]
 fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     let data = tempfile::tempdir().unwrap();
@@ -42,7 +65,8 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     assert!(!first.status.success());
     let err = text(&first.stderr);
     assert!(err.contains("interrupted after 31.5 MB of") && err.contains("resume"), "{err}");
-    let part = data.path().join("models/llm/small.gguf.part");
+    let llm = data.path().join("models/llm");
+    let part = part_of(&llm, "small.gguf").unwrap_or_else(|| panic!("no part: {:?}", listing(&llm)));
     assert_eq!(std::fs::metadata(&part).unwrap().len(), cut, "what arrived is kept");
     assert!(!data.path().join("models/llm/small.gguf").exists(), "an unfinished model is never offered");
 
@@ -53,6 +77,8 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     assert_eq!(std::fs::metadata(&installed).unwrap().len(), size);
     assert_eq!(sha256(&installed), digest);
     assert!(!part.exists());
+    assert_eq!(listing(&llm), ["small.gguf"], "the part and its sidecar are gone");
+    // The server sends no ETag: the sha256 is what lets the part be resumed.
     assert_eq!(server.ranges.lock().unwrap().as_slice(), ["".to_string(), format!("bytes={cut}-")], "the second request asked for the rest only");
 
     // The list reads the model's own header.
@@ -64,7 +90,7 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     assert_eq!(small["gguf"]["has_chat_template"], true, "{small}");
     assert_eq!(small["size_bytes"], size);
     // A second download of an installed name is refused, not overwritten.
-    let again = download(data.path(), &[&server.url]);
+    let again = download(data.path(), &[&server.url, "--sha256", &digest]);
     assert!(!again.status.success() && text(&again.stderr).contains("already installed"), "{}", text(&again.stderr));
 }
 
@@ -72,11 +98,17 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
 fn a_server_without_ranges_makes_the_download_start_over() {
     let data = tempfile::tempdir().unwrap();
     let source = model_file();
-    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(10 << 20), honour_ranges: false, slow: false });
-    assert!(!download(data.path(), &[&server.url]).status.success());
-    let second = download(data.path(), &[&server.url]);
+    let digest = sha256(&source);
+    let cut = 10 << 20;
+    let server = FileServer::serve(source.clone(), "small.gguf", Behaviour { cut_first_after: Some(cut), honour_ranges: false, slow: false });
+    assert!(!download(data.path(), &[&server.url, "--sha256", &digest]).status.success());
+    let second = download(data.path(), &[&server.url, "--sha256", &digest]);
     assert!(second.status.success(), "{}", text(&second.stderr));
-    assert_eq!(sha256(&data.path().join("models/llm/small.gguf")), sha256(&source));
+    assert_eq!(sha256(&data.path().join("models/llm/small.gguf")), digest);
+    // The rest was asked for; the whole file came, and replaced the part rather than
+    // being appended to it (the checksum above would show a splice).
+    assert_eq!(server.ranges.lock().unwrap().as_slice(), ["".to_string(), format!("bytes={cut}-")]);
+    assert_eq!(listing(&data.path().join("models/llm")), ["small.gguf"]);
 }
 
 #[test]
@@ -92,8 +124,10 @@ fn a_wrong_checksum_or_a_file_that_is_no_model_is_deleted() {
     let page = tempfile::tempdir().unwrap();
     let html = page.path().join("login.html");
     std::fs::write(&html, "<html><body>Sign in to download</body></html>").unwrap();
+    let html_sha = sha256(&html);
     let server = FileServer::serve(html, "model.gguf", Behaviour { cut_first_after: None, honour_ranges: true, slow: false });
-    let refused = download(data.path(), &[&server.url]);
+    // Its own sha256, so that it passes the checksum and reaches the GGUF check.
+    let refused = download(data.path(), &[&server.url, "--sha256", &html_sha]);
     let err = text(&refused.stderr);
     assert!(!refused.status.success() && err.contains("not a usable model") && err.contains("not a GGUF"), "{err}");
     assert_eq!(std::fs::read_dir(&llm).unwrap().count(), 0);
@@ -116,7 +150,7 @@ fn a_disk_without_room_is_refused_before_anything_downloads() {
     let script = r#"
         set -u
         mount -t tmpfs -o size=64m tmpfs "$MNT" || exit 90
-        "$BIN" models download "$URL" --data-dir "$MNT/data" > "$OUT/stdout" 2> "$OUT/stderr"; echo $? > "$OUT/rc"
+        "$BIN" models download "$URL" --sha256 "$SHA" --data-dir "$MNT/data" > "$OUT/stdout" 2> "$OUT/stderr"; echo $? > "$OUT/rc"
         ls -A "$MNT/data/models/llm" > "$OUT/left" 2>&1
     "#;
     let status = std::process::Command::new("unshare")
@@ -124,6 +158,7 @@ fn a_disk_without_room_is_refused_before_anything_downloads() {
         .env("MNT", mount.path())
         .env("OUT", out.path())
         .env("URL", &server.url)
+        .env("SHA", sha256(&model_file()))
         .env("BIN", env!("CARGO_BIN_EXE_pagewise"))
         .env("PAGEWISE_MODELS_DIR", repo_root().join("models"))
         .status()

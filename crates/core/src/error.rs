@@ -32,6 +32,8 @@ pub enum Error {
     ModelsMissing(String),
     #[error("parse worker: {0}")]
     Worker(String),
+    #[error("the parser's sandbox is incomplete: {missing}. Nothing was parsed. To parse anyway, accept this in Settings, pass --accept-weak-sandbox, or set PAGEWISE_ACCEPT_WEAK_SANDBOX=1")]
+    WeakSandbox { missing: String },
     #[error("{path}: {message}")]
     Eval { path: PathBuf, message: String },
     #[error("language model {path}: {message}")]

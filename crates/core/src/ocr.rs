@@ -3,7 +3,7 @@
 //! their boxes, so a citation on a scanned page can still be highlighted.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
@@ -42,7 +42,9 @@ pub fn tesseract() -> Option<&'static Tesseract> {
     static FOUND: OnceLock<Option<Tesseract>> = OnceLock::new();
     FOUND
         .get_or_init(|| {
-            let program = std::env::var_os("PAGEWISE_TESSERACT").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("tesseract"));
+            let named = std::env::var_os("PAGEWISE_TESSERACT").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("tesseract"));
+            // The full path: the worker's sandbox lets this one program run, and no other.
+            let program = on_path(&named)?;
             let listed = Command::new(&program).arg("--list-langs").stderr(Stdio::null()).output().ok()?;
             let installed = String::from_utf8_lossy(&listed.stdout).into_owned();
             let have: Vec<&str> = LANGUAGES.iter().copied().filter(|l| installed.lines().any(|x| x.trim() == *l)).collect();
@@ -51,12 +53,31 @@ pub fn tesseract() -> Option<&'static Tesseract> {
         .as_ref()
 }
 
+/// `name` as a full path: itself when it names a directory, else the first match on `PATH`.
+fn on_path(name: &Path) -> Option<PathBuf> {
+    if name.components().count() > 1 {
+        return name.canonicalize().ok();
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(name)).find(|p| p.is_file()).and_then(|p| p.canonicalize().ok())
+}
+
 impl Tesseract {
+    /// The program's full path.
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
     /// Recognises the words of an 8-bit grayscale image `width` × `height` rendered at `dpi`.
     pub fn recognise(&self, gray: &[u8], width: u32, height: u32, dpi: u32) -> Result<Vec<OcrWord>, String> {
         let mut image = format!("P5\n{width} {height}\n255\n").into_bytes();
         image.extend_from_slice(gray);
-        let mut child = Command::new(&self.program)
+        let mut command = Command::new(&self.program);
+        // Tesseract needs only its language data; the session's sockets and keys stay here.
+        command.env_clear();
+        if let Some(data) = std::env::var_os("TESSDATA_PREFIX") {
+            command.env("TESSDATA_PREFIX", data);
+        }
+        let mut child = command
             .args(["-", "-", "-l", &self.languages, "--dpi", &dpi.to_string(), "tsv"])
             // Tesseract's OpenMP threads fight each other on few cores: a dense 300 dpi page
             // took 26 s with its default threads and 6.4 s with one on a 2-core laptop.

@@ -49,6 +49,19 @@ pub fn reindex_all(ctx: &Ctx<impl Runtime>) -> CmdResult<()> {
     Ok(ctx.state.library()?.reindex_all()?)
 }
 
+/// Parses files although the parser's sandbox lacks a layer (the library view says which),
+/// once the user agrees in a system dialog; kept in Settings for the next start.
+pub fn accept_weak_sandbox(ctx: &Ctx<impl Runtime>) -> CmdResult<()> {
+    let missing: Vec<&str> = ctx.state.library_status().sandbox.map(|s| s.missing.iter().map(|m| m.describe()).collect()).unwrap_or_default();
+    let missing = missing.join("\n");
+    let question = format!("Parse documents although the parser's sandbox is incomplete?\n\n{missing}");
+    super::confirm::ask(ctx, "Parse with an incomplete sandbox", &question, "Parse anyway")?;
+    let mut settings = ctx.state.settings();
+    settings.accept_weak_sandbox = true;
+    ctx.state.save_settings(settings).map_err(AppError::failed)?;
+    Ok(ctx.state.library()?.accept_weak_sandbox()?)
+}
+
 pub fn list_documents(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<DocumentInfo>> {
     match ctx.state.library()?.reader() {
         Ok(reader) => Ok(reader.documents()?),

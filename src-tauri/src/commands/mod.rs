@@ -2,6 +2,7 @@
 //! run on a blocking thread by the generated Tauri handlers.
 
 pub mod chat;
+pub mod confirm;
 pub mod export;
 pub mod library;
 pub mod models;

@@ -38,6 +38,9 @@ pub fn import_model(ctx: &Ctx<impl Runtime>) -> CmdResult<Option<InstalledModel>
     let picked = ctx.app.dialog().file().set_title("Import a GGUF chat model").add_filter("GGUF model", &["gguf"]).blocking_pick_file();
     let Some(source) = picked.and_then(|p| p.into_path().ok()) else { return Ok(None) };
     let installed = import(&source, &models_dir(ctx.state.data_dir())).map_err(|e| AppError::invalid(e.to_string()))?;
+    // Picked in the system dialog: choosing it needs no second confirmation. A download,
+    // started from the page, does.
+    ctx.state.remember_native_choice(&installed);
     listed(ctx, &installed).map(Some)
 }
 

@@ -66,7 +66,7 @@ pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResul
     let shown = ctx.state.data_dir().display().to_string();
     let asked = settings.data_dir.trim().to_string();
     if asked == shown || asked == stored.data_dir.trim() {
-        settings.data_dir = stored.data_dir;
+        settings.data_dir = stored.data_dir.clone();
     } else if !asked.is_empty() {
         let dir = PathBuf::from(&asked);
         if !dir.is_absolute() {
@@ -93,7 +93,33 @@ pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResul
             )));
         }
     }
+    let changes = needing_confirmation(ctx, &stored, &settings);
+    if !changes.is_empty() {
+        super::confirm::ask(ctx, "Change where answers come from", &changes.join("\n\n"), "Change")?;
+    }
+    // The page cannot turn this on; only the library view's system dialog can.
+    settings.accept_weak_sandbox = stored.accept_weak_sandbox;
     ctx.state.save_settings(settings).map_err(AppError::failed)
+}
+
+/// What in `new` sends documents somewhere new or runs a model the user did not pick in a
+/// system dialog, said for the confirmation.
+fn needing_confirmation(ctx: &Ctx<impl Runtime>, old: &Settings, new: &Settings) -> Vec<String> {
+    let mut changes = Vec::new();
+    let answer_url = new.endpoint_url.trim();
+    if new.use_endpoint && (!old.use_endpoint || answer_url != old.endpoint_url.trim()) {
+        changes.push(format!("Send your questions, and the passages found for them, to the server at {answer_url}?"));
+    }
+    let embed_url = new.embed_endpoint_url.trim();
+    if new.embed_use_endpoint && (!old.embed_use_endpoint || embed_url != old.embed_endpoint_url.trim()) {
+        changes.push(format!("Send every passage of your library to the server at {embed_url} to compute its vectors?"));
+    }
+    if let Some(model) = new.chat_model.as_ref().filter(|m| old.chat_model.as_ref() != Some(*m)) {
+        if !ctx.state.chosen_natively(model) {
+            changes.push(format!("Answer with the chat model {}?", model.display()));
+        }
+    }
+    changes
 }
 
 pub fn pick_model_file(ctx: &Ctx<impl Runtime>, kind: ModelKind) -> CmdResult<Option<PathBuf>> {
@@ -102,7 +128,11 @@ pub fn pick_model_file(ctx: &Ctx<impl Runtime>, kind: ModelKind) -> CmdResult<Op
         ModelKind::Chat => dialog.set_title("Choose a GGUF chat model").add_filter("GGUF model", &["gguf"]).blocking_pick_file(),
         ModelKind::Embedder => dialog.set_title("Choose an embedding model folder").blocking_pick_folder(),
     };
-    Ok(picked.and_then(|p| p.into_path().ok()))
+    let picked = picked.and_then(|p| p.into_path().ok());
+    if let (ModelKind::Chat, Some(model)) = (kind, &picked) {
+        ctx.state.remember_native_choice(model);
+    }
+    Ok(picked)
 }
 
 /// Where the server's API key comes from (environment, keyring, private file, or none).
@@ -110,8 +140,15 @@ pub fn api_key_source(ctx: &Ctx<impl Runtime>) -> CmdResult<KeySource> {
     Ok(crate::secrets::source(ctx.state.config_dir()))
 }
 
-/// Keeps the API key in the OS keyring (or, without one, a file only this user can read);
-/// an empty key forgets it. The page never reads a stored key back.
+/// Keeps the API key for the answer server in Settings, in the OS keyring (or, without one,
+/// a file only this user can read); an empty key forgets it. The key is sent only to that
+/// server's origin. The page never reads a stored key back.
 pub fn set_api_key(ctx: &Ctx<impl Runtime>, key: String) -> CmdResult<KeySource> {
-    crate::secrets::store(ctx.state.config_dir(), &key).map_err(AppError::failed)
+    let url = ctx.state.settings().endpoint_url;
+    let origin = match pagewise_core::openai::origin_of(&url) {
+        Some(origin) => origin,
+        None if key.trim().is_empty() => String::new(),
+        None => return Err(AppError::invalid("set the answer server's address before its key: a key is sent only to the server it was given for")),
+    };
+    crate::secrets::store(ctx.state.config_dir(), &key, &origin).map_err(AppError::failed)
 }

@@ -19,6 +19,8 @@ pub enum ErrorKind {
     NotFound,
     /// The request itself cannot be carried out as asked (empty question, missing file).
     InvalidInput,
+    /// The user said no in a system confirmation; nothing changed.
+    Declined,
     /// Anything else; `message` says what.
     Failed,
 }

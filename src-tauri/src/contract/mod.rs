@@ -94,6 +94,7 @@ contract! {
     library::resume_indexing() -> ();
     library::cancel_indexing() -> ();
     library::reindex_all() -> ();
+    library::accept_weak_sandbox() -> ();
     library::list_documents() -> Vec<DocumentInfo>;
     chat::ask(question: String, conversation_id: Option<i64>, scope: Vec<PathBuf>, on_event: Channel<AskStreamEvent> as ChannelOf<AskStreamEvent>) -> Answer;
     chat::stop_answer() -> ();

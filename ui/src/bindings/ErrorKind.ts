@@ -3,4 +3,4 @@
 /**
  * What went wrong, as far as the page needs to know to react.
  */
-export type ErrorKind = "stopped" | "not_indexed" | "library_unavailable" | "model_missing" | "not_found" | "invalid_input" | "failed";
+export type ErrorKind = "stopped" | "not_indexed" | "library_unavailable" | "model_missing" | "not_found" | "invalid_input" | "declined" | "failed";

@@ -39,4 +39,9 @@ embed_use_endpoint: boolean, embed_endpoint_url: string,
 /**
  * The embedding model to ask for; empty takes the server's only model.
  */
-embed_endpoint_model: string, };
+embed_endpoint_model: string, 
+/**
+ * Parse files even though the parser's sandbox lacks a layer on this machine (the library
+ * view names it); chosen by the user in a native confirmation.
+ */
+accept_weak_sandbox: boolean, };

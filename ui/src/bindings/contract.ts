@@ -26,6 +26,7 @@ export interface Commands {
   resume_indexing: { args: Record<string, never>; result: null };
   cancel_indexing: { args: Record<string, never>; result: null };
   reindex_all: { args: Record<string, never>; result: null };
+  accept_weak_sandbox: { args: Record<string, never>; result: null };
   list_documents: { args: Record<string, never>; result: Array<DocumentInfo> };
   ask: { args: { question: string; conversationId: number | null; scope: Array<string>; onEvent: Channel<AskStreamEvent> }; result: Answer };
   stop_answer: { args: Record<string, never>; result: null };
@@ -65,6 +66,7 @@ export const COMMANDS: Command[] = [
   "resume_indexing",
   "cancel_indexing",
   "reindex_all",
+  "accept_weak_sandbox",
   "list_documents",
   "ask",
   "stop_answer",

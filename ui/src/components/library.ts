@@ -156,6 +156,40 @@ export async function addFolder(btn: HTMLButtonElement | null): Promise<void> {
   }
 }
 
+/** What the parser's sandbox lacks here, and (until the user chooses) the way to go on. */
+function createSandboxNotice(): { el: HTMLElement; render: (s: LibraryStatus["sandbox"]) => void } {
+  const layers = h("ul", { class: "sandbox-layers" });
+  const state = h("div", { class: "sandbox-state" });
+  const accept = button(
+    t("library.sandboxAccept"),
+    async (e) => {
+      try {
+        await withBusy(e.currentTarget as HTMLButtonElement, api.acceptWeakSandbox);
+        void refreshLibrary();
+      } catch (err) {
+        toastError(err, t("library.sandboxAcceptFailed"));
+      }
+    },
+    { class: "btn small", testid: "accept-weak-sandbox" },
+  );
+  const el = h(
+    "div",
+    { class: "library-error sandbox-notice", testid: "sandbox-notice", attrs: { role: "alert" } },
+    icon("alert", 16),
+    h("div", {}, h("strong", { text: t("library.sandboxIncomplete") }), layers, state, accept),
+  );
+  el.hidden = true;
+  const render = (s: LibraryStatus["sandbox"]) => {
+    const missing = s?.missing ?? [];
+    el.hidden = missing.length === 0;
+    layers.replaceChildren(...missing.map((m) => h("li", { text: t(`sandbox.${m}`) })));
+    state.textContent = s?.accepted ? t("library.sandboxAccepted") : t("library.sandboxWaiting");
+    accept.hidden = !!s?.accepted;
+    el.dataset.accepted = String(!!s?.accepted);
+  };
+  return { el, render };
+}
+
 export function createLibraryPanel(): HTMLElement {
   const rows = new Map<string, FolderRow>();
   const list = h("ul", { class: "folder-list" });
@@ -172,6 +206,7 @@ export function createLibraryPanel(): HTMLElement {
   // something to know that is not an error ("starting…", a rescan)
   const notice = h("div", { class: "library-notice", testid: "library-notice", attrs: { role: "status" } });
   notice.hidden = true;
+  const sandbox = createSandboxNotice();
   const empty = h("div", { class: "empty-hint", text: t("library.empty") });
   const loading = h("div", { class: "empty-hint" }, h("span", { class: "spinner small" }), ` ${t("library.loading")}`);
 
@@ -227,6 +262,7 @@ export function createLibraryPanel(): HTMLElement {
     errorText.textContent = s.error ?? "";
     notice.hidden = !s.notice;
     notice.textContent = s.notice ?? "";
+    sandbox.render(s.sandbox);
     empty.hidden = s.folders.length > 0 || !!s.error;
     const seen = new Set<string>();
     s.folders.forEach((f, i) => {
@@ -267,6 +303,7 @@ export function createLibraryPanel(): HTMLElement {
     { class: "sidebar-section library", attrs: { "aria-label": t("library.title") } },
     h("div", { class: "section-head" }, h("h2", { text: t("library.title") }), addBtn),
     errorBox,
+    sandbox.el,
     notice,
     summary,
     controls,

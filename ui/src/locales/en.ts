@@ -63,6 +63,13 @@ export const en = {
   "toast.dismiss": "Dismiss",
 
   "library.title": "Library",
+  "library.sandboxIncomplete": "The parser's sandbox is incomplete on this computer",
+  "library.sandboxWaiting": "No file is read until you choose to go on.",
+  "library.sandboxAccepted": "You chose to read files anyway.",
+  "library.sandboxAccept": "Read files anyway…",
+  "library.sandboxAcceptFailed": "Files are still not read",
+  "sandbox.platform": "This system has no parser sandbox: a parser taken over by a hostile file could read and change your files and use the network.",
+  "sandbox.file_access": "Landlock is not available on this kernel (Linux 5.13 or later): a parser taken over by a hostile file could read any file you can.",
   "library.empty": "No folders yet. Add a folder of PDFs, Markdown or text files.",
   "library.loading": "Loading library…",
   "library.addFolder": "Add folder",

@@ -65,6 +65,13 @@ export const zhCN: Record<keyof typeof en, string> = {
   "toast.dismiss": "关闭",
 
   "library.title": "文档库",
+  "library.sandboxIncomplete": "本机上的解析器沙箱不完整",
+  "library.sandboxWaiting": "在你决定继续之前，不会读取任何文件。",
+  "library.sandboxAccepted": "你已选择仍然读取文件。",
+  "library.sandboxAccept": "仍然读取文件…",
+  "library.sandboxAcceptFailed": "文件仍未被读取",
+  "sandbox.platform": "此系统没有解析器沙箱：被恶意文件控制的解析器可以读取和修改你的文件并使用网络。",
+  "sandbox.file_access": "此内核不支持 Landlock（需要 Linux 5.13 或更高版本）：被恶意文件控制的解析器可以读取你能读取的任何文件。",
   "library.empty": "还没有文件夹。添加一个包含 PDF、Markdown 或文本文件的文件夹吧。",
   "library.loading": "正在加载文档库…",
   "library.addFolder": "添加文件夹",

@@ -49,6 +49,9 @@ pub struct EngineConfig {
     /// Vectors from an OpenAI-compatible server instead of the local model (whose tokenizer
     /// still sizes chunks); `None` embeds on this machine.
     pub embed_endpoint: Option<crate::openai::EndpointSettings>,
+    /// Parse even when the worker's sandbox lacks a layer: the user was told what is missing
+    /// and chose to go on.
+    pub accept_weak_sandbox: bool,
 }
 
 impl EngineConfig {
@@ -64,6 +67,7 @@ impl EngineConfig {
             parse_workers: std::thread::available_parallelism().map(|n| n.get().min(4)).unwrap_or(1),
             ocr: true,
             embed_endpoint: None,
+            accept_weak_sandbox: false,
         }
     }
 
@@ -131,7 +135,13 @@ impl EngineConfig {
                     args.push(NO_OCR_ARG.into());
                 }
                 args.push(self.models.pdfium_lib.to_string_lossy().into_owned());
-                Ok(IsolatedWorker::new(WorkerCommand { program: program.clone(), args, timeout: *timeout, memory_limit: *memory_limit }))
+                Ok(IsolatedWorker::new(WorkerCommand {
+                    program: program.clone(),
+                    args,
+                    timeout: *timeout,
+                    memory_limit: *memory_limit,
+                    accept_weak_sandbox: self.accept_weak_sandbox,
+                }))
             }
         }
     }

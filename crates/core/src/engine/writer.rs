@@ -59,6 +59,11 @@ impl Writer {
         self.stores()?.import_prepared(root, docs, progress)
     }
 
+    /// From now on, parse even where the worker's sandbox lacks a layer (the user chose to).
+    pub fn accept_weak_sandbox(&mut self) {
+        self.config.accept_weak_sandbox = true;
+    }
+
     /// Indexes files and folders: changed files are parsed, chunked and made keyword-searchable
     /// first; then their vectors are computed unless `embed` is false. Stops cleanly between
     /// files (and between embedding batches) when `cancel` is set.

@@ -67,6 +67,8 @@ impl Conversations {
             .conn
             .execute_batch(&format!("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; {SCHEMA}"))
             .map_err(|e| store.e(e))?;
+        // The database and its journal were just created with the default umask.
+        super::data_dir::make_private(data_dir)?;
         Ok(store)
     }
 

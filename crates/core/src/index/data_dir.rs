@@ -52,17 +52,67 @@ pub fn check(dir: &Path) -> Result<()> {
 }
 
 /// Makes `dir` a data dir before anything is written there: creates it with the marker when
-/// missing, marks it when empty or legacy, refuses it when it is someone else's.
+/// missing, marks it when empty or legacy, refuses it when it is someone else's. The folder
+/// and what it holds are made private to the user (every page and conversation is in it).
 pub fn claim(dir: &Path) -> Result<PathBuf> {
     match inspect(dir) {
-        Location::Ours => return Ok(dir.to_path_buf()),
+        Location::Ours => {
+            make_private(dir)?;
+            return Ok(dir.to_path_buf());
+        }
         Location::Foreign => return Err(refused(dir)),
-        Location::Missing => std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?,
+        Location::Missing => create_private(dir)?,
         Location::Empty | Location::Legacy => {}
     }
+    make_private(dir)?;
     let marker = dir.join(MARKER_FILE);
     std::fs::write(&marker, MARKER_TEXT).map_err(|e| Error::io(&marker, e))?;
     Ok(dir.to_path_buf())
+}
+
+#[cfg(unix)]
+fn create_private(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir).map_err(|e| Error::io(dir, e))
+}
+
+#[cfg(not(unix))]
+fn create_private(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Takes group and other access off the data dir and everything in it (files the stores
+/// created with the default umask, or a data dir from an earlier version). A file that cannot
+/// be changed (owned by someone else) is left as it is: the folder's own mode already keeps
+/// others out.
+#[cfg(unix)]
+pub fn make_private(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let tighten = |path: &Path, meta: &std::fs::Metadata| -> std::io::Result<()> {
+        let mode = meta.permissions().mode();
+        if mode & 0o077 == 0 {
+            return Ok(());
+        }
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode & 0o700))
+    };
+    let top = std::fs::symlink_metadata(dir).map_err(|e| Error::io(dir, e))?;
+    tighten(dir, &top).map_err(|e| Error::io(dir, e))?;
+    // Links are not followed: a link in the data dir must not make Pagewise change a file
+    // elsewhere.
+    for entry in walkdir::WalkDir::new(dir).min_depth(1).max_depth(4).follow_links(false).into_iter().flatten() {
+        if entry.file_type().is_symlink() {
+            continue;
+        }
+        if let Ok(meta) = entry.metadata() {
+            let _ = tighten(entry.path(), &meta);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub fn make_private(_dir: &Path) -> Result<()> {
+    Ok(())
 }
 
 /// Fails unless `dir` is already a marked data dir: the guard before deleting inside it.
@@ -108,5 +158,36 @@ mod tests {
         let file = root.path().join("a-file");
         std::fs::write(&file, b"x").unwrap();
         assert!(claim(&file).is_err());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_data_dir_is_private_when_made_and_is_tightened_when_claimed_again() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let root = tempfile::tempdir().unwrap();
+        let fresh = root.path().join("fresh");
+        claim(&fresh).unwrap();
+        assert_eq!(mode(&fresh), 0o700);
+
+        // A data dir from an earlier version, open to everyone.
+        let old = root.path().join("old");
+        std::fs::create_dir_all(old.join("lexical")).unwrap();
+        std::fs::write(old.join(MARKER_FILE), MARKER_TEXT).unwrap();
+        std::fs::write(old.join(SQLITE_FILE), b"").unwrap();
+        std::fs::write(old.join("lexical/meta.json"), b"{}").unwrap();
+        let elsewhere = root.path().join("elsewhere.txt");
+        std::fs::write(&elsewhere, b"x").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, old.join("link")).unwrap();
+        for p in [&old, &old.join("lexical")] {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        for p in [&old.join(SQLITE_FILE), &old.join("lexical/meta.json"), &elsewhere] {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644)).unwrap();
+        }
+        claim(&old).unwrap();
+        assert_eq!((mode(&old), mode(&old.join("lexical"))), (0o700, 0o700));
+        assert_eq!((mode(&old.join(SQLITE_FILE)), mode(&old.join("lexical/meta.json"))), (0o600, 0o600));
+        assert_eq!(mode(&elsewhere), 0o644, "a link's target outside is left alone");
     }
 }

@@ -114,6 +114,8 @@ impl Stores {
         stores.load_or_rebuild_vectors(settings, true, &mut report)?;
         stores.reconcile_lexical(&mut report)?;
         stores.store.refresh_facets()?;
+        // The stores just created their files with the default umask.
+        data_dir::make_private(data_dir)?;
         Ok((stores, report))
     }
 

@@ -34,8 +34,8 @@ fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
         .unwrap_or(0)
 }
 
-/// Walks files and folders. Hidden entries are skipped; symlinks are followed only when
-/// they stay inside one of the roots; each file is reported once (a loop or a second link
+/// Walks files and folders. Hidden entries are skipped, by name and by where a link leads;
+/// symlinks are followed only when they stay inside one of the roots; each file is reported once (a loop or a second link
 /// to the same file changes nothing).
 pub fn scan(roots: &[PathBuf]) -> Scan {
     let mut out = Scan::default();
@@ -46,7 +46,13 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
         }
     }
     let canonical_roots = out.roots.clone();
-    let inside = |p: &Path| canonical_roots.iter().any(|r| p.starts_with(r));
+    // Judged on where a link leads: a visible `notes.txt` pointing into `.ssh/` is hidden.
+    let inside = |p: &Path| {
+        canonical_roots
+            .iter()
+            .filter_map(|r| p.strip_prefix(r).ok())
+            .any(|relative| !relative.components().any(|c| is_hidden(c.as_os_str())))
+    };
     let mut seen: HashSet<PathBuf> = HashSet::new();
     for root in &canonical_roots {
         let walker = walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name().into_iter();
@@ -115,6 +121,9 @@ mod tests {
             std::os::unix::fs::symlink(&outside, root.join("link-out")).unwrap();
             std::os::unix::fs::symlink(&root, root.join("sub/loop")).unwrap();
             std::os::unix::fs::symlink(root.join("a.txt"), root.join("alias.txt")).unwrap();
+            // Visible names that lead into a hidden folder (a key under a watched home).
+            std::os::unix::fs::symlink(root.join(".hidden/c.txt"), root.join("notes.txt")).unwrap();
+            std::os::unix::fs::symlink(root.join(".hidden"), root.join("visible")).unwrap();
         }
         let scan = scan(std::slice::from_ref(&root));
         let names: Vec<String> = scan

@@ -11,6 +11,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::protocol::{Request, Response};
+use super::open_file::open_regular;
+use super::sandbox::Sandbox;
 use crate::error::{Error, Result};
 use crate::parse::pdf::PageProgress;
 use crate::parse::{Document, Format, ParseFailure};
@@ -27,7 +29,14 @@ pub struct WorkerCommand {
     pub timeout: Duration,
     /// Address-space limit of the worker in bytes (Unix); `None` for no limit.
     pub memory_limit: Option<u64>,
+    /// Parse even when the sandbox lacks a layer (the user was told and chose to go on).
+    pub accept_weak_sandbox: bool,
 }
+
+/// What the worker's environment keeps: where to find Tesseract and its languages, and the
+/// locale. Everything else (session bus, keyring and SSH agent sockets, the display, API keys)
+/// stays with the parent.
+const KEPT_ENVIRONMENT: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TESSDATA_PREFIX", "PAGEWISE_TESSERACT", "PAGEWISE_WORKER_FAULTS", "PAGEWISE_SANDBOX_SKIP"];
 
 struct RunningWorker {
     child: Child,
@@ -43,16 +52,68 @@ struct RunningWorker {
 pub struct IsolatedWorker {
     command: WorkerCommand,
     running: Option<RunningWorker>,
+    /// What the last worker said its sandbox holds.
+    sandbox: Option<Sandbox>,
 }
 
 impl IsolatedWorker {
     pub fn new(command: WorkerCommand) -> Self {
-        IsolatedWorker { command, running: None }
+        IsolatedWorker { command, running: None, sandbox: None }
+    }
+
+    /// Starts a worker (if none runs) and returns what its sandbox holds, without a request.
+    pub fn sandbox(&mut self) -> Result<Sandbox> {
+        if let Some(known) = self.sandbox {
+            return Ok(known);
+        }
+        if self.running.is_none() {
+            self.running = Some(self.start()?);
+        }
+        let Some(worker) = self.running.as_mut() else {
+            return Err(Error::Worker("worker did not start".into()));
+        };
+        match worker.lines.recv_timeout(self.command.timeout) {
+            Ok(Ok(line)) => match serde_json::from_str::<Response>(&line) {
+                Ok(Response::Sandboxed(applied)) => {
+                    self.sandbox = Some(applied);
+                    Ok(applied)
+                }
+                Ok(Response::Broken(message)) => Err(Error::Worker(message)),
+                _ => Err(Error::Worker(self.reap("did not say what its sandbox holds"))),
+            },
+            Ok(Err(why)) => Err(Error::Worker(self.reap(&why))),
+            Err(_) => Err(Error::Worker(self.reap("did not start in time"))),
+        }
+    }
+
+    /// Starts a worker if none runs and refuses to go on if its sandbox lacks a layer the user
+    /// did not accept.
+    pub fn admitted(&mut self) -> Result<()> {
+        let applied = self.sandbox()?;
+        self.admit(applied)
+    }
+
+    /// Refuses to go on with a sandbox that lacks a layer, unless the user accepted that.
+    fn admit(&mut self, applied: Sandbox) -> Result<()> {
+        self.sandbox = Some(applied);
+        let missing = applied.missing();
+        if missing.is_empty() || self.command.accept_weak_sandbox {
+            return Ok(());
+        }
+        self.reap("");
+        let missing: Vec<&str> = missing.iter().map(|m| m.describe()).collect();
+        Err(Error::WeakSandbox { missing: missing.join("; ") })
     }
 
     fn start(&self) -> Result<RunningWorker> {
         let mut cmd = Command::new(&self.command.program);
         cmd.args(&self.command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        cmd.env_clear();
+        for name in KEPT_ENVIRONMENT {
+            if let Some(value) = std::env::var_os(name) {
+                cmd.env(name, value);
+            }
+        }
         #[cfg(unix)]
         let (files, worker_end) = std::os::unix::net::UnixStream::pair()
             .map_err(|e| Error::Worker(format!("cannot make the worker's file channel: {e}")))?;
@@ -74,6 +135,10 @@ impl IsolatedWorker {
                     if placed < 0 {
                         return Err(std::io::Error::last_os_error());
                     }
+                    // Whatever else the parent had open (a library's descriptors opened without
+                    // close-on-exec) stays behind; kernels before 5.9 lack the call.
+                    #[cfg(target_os = "linux")]
+                    libc::syscall(libc::SYS_close_range, super::handoff::WORKER_FD as u32 + 1, u32::MAX, 0u32);
                     if let Some(limit) = memory_limit {
                         let rl = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
                         // A worker that could not be limited does not run: fail closed.
@@ -189,6 +254,10 @@ impl IsolatedWorker {
                         on_page(page);
                         continue;
                     }
+                    Ok(Response::Sandboxed(applied)) => {
+                        self.admit(applied)?;
+                        continue;
+                    }
                     Ok(Response::Broken(message)) => Err(Error::Worker(message)),
                     Ok(response) => Ok(Ok(response)),
                     Err(e) => {
@@ -222,21 +291,6 @@ impl IsolatedWorker {
             Err(_) => String::new(),
         };
         format!("parser {what}{how} while reading this file (file skipped)")
-    }
-}
-
-/// Opens a file for a request, refusing anything but a regular file (a FIFO swapped in after
-/// the scan would otherwise block the parent on open or the worker on read).
-fn open_regular(path: &Path) -> std::result::Result<std::fs::File, ParseFailure> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let file = options.open(path).map_err(|e| format!("cannot read: {e}"))?;
-    match file.metadata() {
-        Ok(m) if m.is_file() => Ok(file),
-        Ok(_) => Err("not a regular file".into()),
-        Err(e) => Err(format!("cannot read: {e}")),
     }
 }
 

@@ -11,6 +11,15 @@ use std::os::unix::net::UnixStream;
 /// Where a worker finds its end of the socket.
 pub(super) const WORKER_FD: RawFd = 3;
 
+/// Marks the worker's end of the socket close-on-exec once it is in place, so the programs the
+/// worker runs (Tesseract) cannot receive or send handles on it.
+pub(super) fn keep_from_children() {
+    // SAFETY: fcntl on a descriptor number only changes this process's flags for it.
+    unsafe {
+        libc::fcntl(WORKER_FD, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
+}
+
 /// Room for one descriptor's control message, aligned for `cmsghdr`.
 type Control = [u64; 4];
 

@@ -6,9 +6,12 @@
 mod client;
 #[cfg(unix)]
 mod handoff;
+mod open_file;
 mod pool;
 mod protocol;
 pub mod sandbox;
+#[cfg(all(feature = "test-hooks", target_os = "linux"))]
+mod test_hooks;
 mod worker;
 
 pub use client::{IsolatedWorker, WorkerCommand};

@@ -51,6 +51,15 @@ impl Parser {
             Parser::Isolated(worker) => worker.parse(path, format, on_page),
         }
     }
+
+    /// Whether this lane may parse at all: a worker whose sandbox lacks a layer the user did
+    /// not accept may not. Asked before the first file, so no file is marked as started.
+    pub fn ready(&mut self) -> Result<()> {
+        match self {
+            Parser::InProcess { .. } => Ok(()),
+            Parser::Isolated(worker) => worker.admitted(),
+        }
+    }
 }
 
 /// What a parsing lane tells the calling thread.
@@ -58,6 +67,8 @@ enum LaneMessage {
     /// Job `i` is about to be parsed; the lane waits for the acknowledgement.
     Starting(usize, mpsc::SyncSender<()>),
     Parsed(usize, Result<Result<Document, ParseFailure>>),
+    /// The lane cannot parse at all; it took no job.
+    Unusable(Error),
 }
 
 /// What happens to job `i`, as the calling thread hears it.
@@ -97,6 +108,12 @@ where
                 if stop.load(Ordering::Relaxed) || cancel.load(Ordering::Relaxed) {
                     break;
                 }
+                if next.load(Ordering::Relaxed) < jobs.len() {
+                    if let Err(e) = parser.ready() {
+                        let _ = tx.send(LaneMessage::Unusable(e));
+                        break;
+                    }
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
                 let (ack_tx, ack_rx) = mpsc::sync_channel(1);
@@ -118,6 +135,7 @@ where
                     let _ = ack.send(());
                 }),
                 LaneMessage::Parsed(i, result) => result.and_then(|parsed| on_event(i, ParseEvent::Parsed(parsed))),
+                LaneMessage::Unusable(e) => Err(e),
             };
             if let Err(e) = handled {
                 stop.store(true, Ordering::Relaxed);

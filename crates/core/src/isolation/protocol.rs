@@ -29,6 +29,8 @@ impl Request {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub(super) enum Response {
+    /// The first line a worker sends: what its sandbox holds.
+    Sandboxed(super::sandbox::Sandbox),
     /// A page of the file being parsed was read; the parent waits on (OCR takes seconds a page).
     Progress(PageProgress),
     Parsed(Document),

@@ -4,9 +4,9 @@
 use std::fs::File;
 use std::io::{BufRead, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use super::protocol::{encode, Request, Response};
+use super::sandbox::{Allowed, Skip};
 use crate::parse::contained::parse_contained;
 use crate::parse::pdf::PdfLimits;
 use crate::parse::Source;
@@ -16,15 +16,22 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
     // PDFium and Tesseract are found and loaded before the sandbox closes the file system;
     // a failure here is reported with the first request, as before.
     let _ = crate::pdfium::with_pdfium(pdfium_lib, |_| Ok(()));
-    if limits.ocr {
-        let _ = crate::ocr::tesseract();
-    }
-    let allowed = super::sandbox::Allowed::for_worker(pdfium_lib);
+    let tesseract = if limits.ocr { crate::ocr::tesseract().map(|t| t.program()) } else { None };
+    // Tesseract must not inherit the channel for handles.
+    #[cfg(unix)]
+    super::handoff::keep_from_children();
+    let allowed = Allowed::for_worker(pdfium_lib, tesseract);
     // Before any request: a worker that cannot be sandboxed parses nothing (fail closed).
-    let sandbox = super::sandbox::enter(&allowed).map_err(|e| format!("the parser's sandbox could not be set up: {e}"));
-    let stdin = std::io::stdin();
+    let sandbox = super::sandbox::enter(&allowed, skipped_layers()).map_err(|e| format!("the parser's sandbox could not be set up: {e}"));
     let mut stdout = std::io::stdout().lock();
-    let fault_injection = std::env::var_os("PAGEWISE_WORKER_FAULTS").is_some();
+    // The parent hears first what the sandbox holds, so the user can be told what is missing.
+    let first = match &sandbox {
+        Ok(applied) => Response::Sandboxed(*applied),
+        Err(why) => Response::Broken(why.clone()),
+    };
+    writeln!(stdout, "{}", encode(&first))?;
+    stdout.flush()?;
+    let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let request: Request = match serde_json::from_str(&line?) {
             Ok(r) => r,
@@ -36,19 +43,27 @@ pub fn serve(pdfium_lib: &Path, limits: PdfLimits) -> std::io::Result<()> {
         // Every request comes with its open file; it is taken even when unused, so the next
         // request gets its own.
         let file = received_file(&request);
-        if fault_injection {
-            inject_fault(&request);
-        }
+        #[cfg(all(feature = "test-hooks", target_os = "linux"))]
+        super::test_hooks::inject_fault(&request);
         let response = match (&sandbox, file) {
             (Err(why), _) => Response::Broken(why.clone()),
             (Ok(_), Err(e)) => Response::Failed(format!("cannot read: {e}")),
-            (Ok(_), Ok(file)) if fault_injection && request.path().to_string_lossy().contains("sandbox-probe") => probe_sandbox(request.path(), file),
             (Ok(_), Ok(file)) => answer(pdfium_lib, limits, &request, file, &mut stdout),
         };
         writeln!(stdout, "{}", encode(&response))?;
         stdout.flush()?;
     }
     Ok(())
+}
+
+#[cfg(all(feature = "test-hooks", target_os = "linux"))]
+fn skipped_layers() -> Skip {
+    super::test_hooks::skipped_layers()
+}
+
+#[cfg(not(all(feature = "test-hooks", target_os = "linux")))]
+fn skipped_layers() -> Skip {
+    Skip::default()
 }
 
 #[cfg(unix)]
@@ -63,6 +78,10 @@ fn received_file(request: &Request) -> std::io::Result<File> {
 }
 
 fn answer(pdfium_lib: &Path, limits: PdfLimits, request: &Request, file: File, out: &mut impl Write) -> Response {
+    #[cfg(all(feature = "test-hooks", target_os = "linux"))]
+    if let Some(probed) = super::test_hooks::probe_if_asked(request, &file) {
+        return probed;
+    }
     match request {
         Request::Parse { path, format } => {
             let mut tell = |p| {
@@ -79,36 +98,4 @@ fn answer(pdfium_lib: &Path, limits: PdfLimits, request: &Request, file: File, o
             Err(e) => Response::Failed(e.to_string()),
         },
     }
-}
-
-/// Lets tests prove the isolation with files named to crash or hang the worker (while
-/// parsing, or only while rendering for the viewer).
-fn inject_fault(request: &Request) {
-    let name = request.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let rendering = matches!(request, Request::Render { .. });
-    if name.contains("crash-worker") || (rendering && name.contains("crash-viewer")) {
-        std::process::abort();
-    }
-    if name.contains("hang-worker") {
-        loop {
-            std::thread::sleep(Duration::from_secs(60));
-        }
-    }
-}
-
-/// Lets tests see the sandbox from inside a real worker: tries a TCP connection, a UDP
-/// socket, writing a file beside the probe, reading the probe by its path and through the
-/// handle it was given, and reports each outcome.
-fn probe_sandbox(path: &Path, mut file: File) -> Response {
-    let outcome = |r: std::io::Result<()>| match r {
-        Ok(()) => "allowed".to_string(),
-        Err(e) => format!("refused ({e})"),
-    };
-    let tcp = outcome(std::net::TcpStream::connect_timeout(&([127, 0, 0, 1], 9).into(), Duration::from_millis(200)).map(|_| ()));
-    let udp = outcome(std::net::UdpSocket::bind("127.0.0.1:0").map(|_| ()));
-    let beside = path.with_extension("written");
-    let write = outcome(std::fs::write(&beside, b"x"));
-    let read_path = outcome(std::fs::read(path).map(|_| ()));
-    let read_handle = outcome(std::io::Read::read_to_end(&mut file, &mut Vec::new()).map(|_| ()));
-    Response::Failed(format!("tcp: {tcp}; udp: {udp}; write: {write}; read by path: {read_path}; read by handle: {read_handle}"))
 }

@@ -75,6 +75,20 @@ pub struct LibraryStatus {
     pub error: Option<String>,
     /// Something the user should know that is not an error (a rescan after lost events).
     pub notice: Option<String>,
+    /// The parser's sandbox, once checked; `None` where files are parsed in-process.
+    pub sandbox: Option<SandboxState>,
+}
+
+/// What the parser's sandbox lacks on this machine, and whether the user chose to parse anyway
+/// (until then no file is parsed).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SandboxState {
+    /// Each missing layer ([`MissingLayer::describe`] says what it means for the user's files).
+    pub missing: Vec<crate::isolation::sandbox::MissingLayer>,
+    pub accepted: bool,
+    /// Why the sandbox could not be checked (the worker did not start).
+    pub error: Option<String>,
 }
 
 /// A folder's id: stable for its path, and meaningless as a path.

@@ -8,5 +8,5 @@ mod service;
 mod watch;
 
 pub use health::{health, FolderHealth, Health};
-pub use folder::{folder_id, FailedFile, FolderState, FolderStatus, LibraryStatus};
+pub use folder::{folder_id, FailedFile, FolderState, FolderStatus, LibraryStatus, SandboxState};
 pub use service::{LibraryService, StatusListener};

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::folder::{FailedFile, FolderState, FolderStatus, LibraryStatus, RunTracker};
+use super::folder::{FailedFile, FolderState, FolderStatus, LibraryStatus, RunTracker, SandboxState};
 use super::watch::{FolderWatcher, WatchEvent};
 use crate::embed::SharedEmbedder;
 use crate::engine::{EngineConfig, LibraryCounts, Queries, Reader, Writer};
@@ -35,6 +35,8 @@ enum Command {
     Remove(PathBuf, Sender<Result<()>>),
     ReindexAll,
     Recheck,
+    /// The user chose to parse with an incomplete sandbox.
+    AcceptWeakSandbox,
     Wake,
     Shutdown,
 }
@@ -208,6 +210,12 @@ impl LibraryService {
         self.send(Command::Recheck)
     }
 
+    /// Parses files even though the sandbox lacks a layer (the library view said which), and
+    /// checks every folder again.
+    pub fn accept_weak_sandbox(&self) -> Result<()> {
+        self.send(Command::AcceptWeakSandbox)
+    }
+
     /// A reader of the current index (reopened after each commit). Fails until the first
     /// folder has been committed.
     pub fn reader(&self) -> Result<Arc<Reader>> {
@@ -316,6 +324,7 @@ impl ProgressSink for FolderProgress<'_> {
 
 impl Worker {
     fn run(&mut self, commands: Receiver<Command>, initial: Vec<PathBuf>) {
+        self.check_sandbox();
         for root in initial {
             if let Err(e) = self.watcher.watch(&root) {
                 self.mark_watch_error(&root, &e);
@@ -354,6 +363,23 @@ impl Worker {
                 self.index(root);
             }
         }
+    }
+
+    /// Asks a worker what its sandbox holds, so the library view can say what is missing
+    /// before any file is refused.
+    fn check_sandbox(&mut self) {
+        let config = self.engine.config();
+        let Ok(mut worker) = config.isolated_worker() else { return };
+        let state = match worker.sandbox() {
+            Ok(applied) => SandboxState {
+                missing: applied.missing(),
+                accepted: config.accept_weak_sandbox,
+                error: None,
+            },
+            Err(e) => SandboxState { missing: Vec::new(), accepted: config.accept_weak_sandbox, error: Some(e.to_string()) },
+        };
+        self.shared.status().sandbox = Some(state);
+        self.shared.publish(true);
     }
 
     /// Returns false on shutdown.
@@ -418,6 +444,17 @@ impl Worker {
                 self.shared.publish(true);
             }
             Command::Recheck => self.recheck(),
+            Command::AcceptWeakSandbox => {
+                self.engine.accept_weak_sandbox();
+                if let Some(sandbox) = self.shared.status().sandbox.as_mut() {
+                    sandbox.accepted = true;
+                }
+                self.shared.publish(true);
+                let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
+                for root in roots {
+                    self.enqueue(root);
+                }
+            }
             Command::Wake => {}
             Command::Shutdown => return false,
         }

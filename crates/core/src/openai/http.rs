@@ -62,7 +62,10 @@ impl Endpoint {
             .into();
         let trimmed = settings.url.trim().trim_end_matches('/');
         let base = if trimmed.ends_with("/v1") { trimmed.to_string() } else { format!("{trimmed}/v1") };
-        Endpoint { base, api_key: settings.api_key.clone().filter(|k| !k.is_empty()), retries: settings.retries, agent }
+        // Whoever built the settings chose the key for this server; a key still never goes out
+        // in clear text off this computer.
+        let api_key = settings.api_key.clone().filter(|k| !k.is_empty() && super::origin::key_may_travel_to(&base));
+        Endpoint { base, api_key, retries: settings.retries, agent }
     }
 
     /// The server's address for messages (its base URL).
@@ -170,6 +173,9 @@ fn describe_status(url: &str, response: ureq::http::Response<ureq::Body>, attemp
         .unwrap_or_else(|| text.trim().chars().take(200).collect());
     let said = if said.is_empty() { String::new() } else { format!(": {said}") };
     match status {
+        401 | 403 if !super::origin::key_may_travel_to(url) => {
+            format!("{url} refused the request (HTTP {status}{said}); an API key is sent only over https, or over http to this computer")
+        }
         401 | 403 => format!("{url} refused the API key (HTTP {status}{said}); set PAGEWISE_API_KEY to a key it accepts"),
         404 => format!("{url} was not found (HTTP 404{said}); check the URL (the server's base, such as http://127.0.0.1:8080/v1) and the model name"),
         429 => format!("{url} is limiting requests (HTTP 429{said}){}", tries(attempt)),

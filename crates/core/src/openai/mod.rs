@@ -5,8 +5,10 @@
 mod chat;
 mod embeddings;
 mod http;
+mod origin;
 mod sse;
 
 pub use chat::{estimate_tokens, list_models, EndpointGenerator};
 pub use embeddings::{AwaitedEndpointEmbedder, EndpointEmbedder};
 pub use http::EndpointSettings;
+pub use origin::{key_may_travel_to, origin_of, BoundKey};
