@@ -87,6 +87,8 @@ impl LlamaGenerator {
         let params = LlamaModelParams::default().with_n_gpu_layers(settings.gpu_layers);
         let model = LlamaModel::load_from_file(backend, &path, &params).map_err(|e| fail(format!("cannot load: {e}")))?;
         let model = Arc::new(model);
+        // Evidence must not hold this model's own control tokens, whatever their family.
+        super::guard::set_served_tokens(&control_tokens(&model));
         let context_tokens = settings.context_tokens.min(model.n_ctx_train()).max(512);
         let has_chat_template = model.chat_template(None).is_ok();
         let info = ModelInfo {
@@ -443,6 +445,12 @@ fn take_valid_utf8(bytes: &mut Vec<u8>) -> String {
     }
 }
 
+/// The text of every control token in `model`'s vocabulary (`<|im_start|>`, `<end_of_turn>`…).
+fn control_tokens(model: &LlamaModel) -> Vec<String> {
+    let vocab = model.vocab();
+    vocab.tokens().filter(|t| vocab.is_control(*t)).map(|t| String::from_utf8_lossy(&vocab.token_to_piece(t, true, None)).into_owned()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::take_valid_utf8;
@@ -457,3 +465,4 @@ mod tests {
         assert!(pending.is_empty());
     }
 }
+
