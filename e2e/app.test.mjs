@@ -242,6 +242,36 @@ test("settings list the installed chat models with their size and measured speed
   await noDialogs();
 });
 
+test("the search view finds passages as you type, narrows by type and opens the page", async () => {
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await noDialogs();
+  await (await d.byTestId("search-button")).click();
+  const input = await d.byTestId("search-input");
+  await input.type("cooperative members");
+  const first = await d.waitFor("search results", async () => {
+    const rows = await d.allByTestId("search-result");
+    return rows.length ? rows[0] : null;
+  });
+  assert.match(await first.text(), /Brightwater|cooperative/i);
+  const marks = await d.execute("return Array.from(document.querySelectorAll('[data-testid=search-result] mark')).map((m) => m.textContent.toLowerCase());");
+  assert.ok(marks.some((m) => m.startsWith("member")), `the words are marked: ${marks}`);
+  await shot("search");
+  // Only Markdown: the solar report's passages go.
+  await d.execute("const s = document.querySelector('[data-testid=facet-type]'); s.value = 'md'; s.dispatchEvent(new Event('change'));");
+  await d.waitFor("results narrowed to Markdown", async () => {
+    const rows = await d.allByTestId("search-result");
+    const texts = await Promise.all(rows.map((r) => r.text()));
+    return texts.every((t) => !/Brightwater Solar Cooperative — Annual Report/.test(t)) ? true : null;
+  });
+  await d.execute("const s = document.querySelector('[data-testid=facet-type]'); s.value = ''; s.dispatchEvent(new Event('change'));");
+  await d.waitFor("all types again", async () => ((await d.allByTestId("search-result")).length ? true : null));
+  await input.type(Keys.ENTER);
+  await d.waitFor("the viewer at the passage", async () => ((await d.allByTestId("viewer")).length ? true : null));
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await noDialogs();
+});
+
 test("a folder dropped from another application (real X11 drag and drop) is indexed with visible progress", async () => {
   const source = spawn(process.env.PAGEWISE_E2E_PYTHON ?? "/usr/bin/python3", [path.join(import.meta.dirname, "drag_source.py"), DROP_FOLDER], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise((resolve) => source.stdout.once("data", resolve));
@@ -334,4 +364,20 @@ test("a fresh start with the sample folder as its argument lists it once", async
   assert.equal(shown.paths.length, 1, `one folder: ${shown.paths}`);
   assert.equal(shown.documents, 3);
   await shot("first-start-with-sample-argument");
+});
+
+test("settings say the app has made no network connection", async () => {
+  await noDialogs();
+  await (await d.byTestId("settings-button")).click();
+  // The log is read from this data dir; nothing above used the network, so it is empty.
+  const empty = await d.waitFor("the network section, visible", async () => {
+    const found = await d.allByTestId("network-log-empty");
+    return found.length && (await found[0].displayed()) && (await found[0].text()).trim() ? found[0] : null;
+  });
+  assert.match(await empty.text(), /No connections/);
+  assert.equal((await d.allByTestId("network-log-row")).length, 0, "no connection is listed");
+  assert.match(await (await d.byTestId("network-log-nothing-else")).text(), /no telemetry, no update checks/);
+  await shot("settings-network");
+  await (await d.byTestId("settings-cancel")).click();
+  await noDialogs();
 });

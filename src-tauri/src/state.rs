@@ -92,6 +92,8 @@ impl AppState {
     pub fn start(options: StartOptions, listener: StatusListener) -> AppState {
         let settings = Settings::load(&options.config_dir);
         let data_dir = options.data_dir.clone().unwrap_or_else(|| settings.effective_data_dir());
+        // Every request the app sends from now on is logged in its data dir (Settings → Network).
+        pagewise_core::netlog::record_to(&data_dir);
         let state = AppState {
             inner: Arc::new(Inner {
                 config_dir: options.config_dir.clone(),

@@ -123,6 +123,24 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert!(!failed[0]["reason"].as_str().unwrap().is_empty());
     assert_eq!(call(&webview, "list_documents", json!({})).as_array().unwrap().len(), 5);
 
+    // Search, with no model: passages with the words marked, facets of the whole library, a
+    // facet that narrows, and a passage the viewer opens.
+    let no_filter = json!({ "folders": [], "types": [], "organisations": [], "years": [], "languages": [] });
+    let found = call(&webview, "search_library", json!({ "query": "cooperative members", "filter": no_filter, "order": "relevance" }));
+    let rows = found["rows"].as_array().unwrap();
+    assert!(!rows.is_empty(), "{found:#}");
+    assert!(rows[0]["doc_path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf"), "{found:#}");
+    let (text, marks) = (rows[0]["text"].as_str().unwrap(), rows[0]["matches"].as_array().unwrap());
+    let marked: Vec<String> = marks.iter().map(|m| text[m[0].as_u64().unwrap() as usize..m[1].as_u64().unwrap() as usize].to_lowercase()).collect();
+    assert!(marked.iter().any(|m| m.starts_with("member")), "{marked:?}");
+    let types: Vec<&str> = found["facets"]["types"].as_array().unwrap().iter().map(|v| v["value"].as_str().unwrap()).collect();
+    assert!(types.contains(&"pdf") && types.contains(&"md"), "{types:?}");
+    let only_md = json!({ "folders": [], "types": ["md"], "organisations": [], "years": [], "languages": [] });
+    let narrowed = call(&webview, "search_library", json!({ "query": "cooperative members", "filter": only_md, "order": "date" }));
+    assert!(narrowed["rows"].as_array().unwrap().iter().all(|r| r["doc_path"].as_str().unwrap().ends_with(".md")), "{narrowed:#}");
+    let view = call(&webview, "view_page", json!({ "docId": rows[0]["doc_id"], "page": rows[0]["page"], "byteStart": rows[0]["byte_start"], "byteEnd": rows[0]["byte_end"] }));
+    assert_eq!(view["page"], rows[0]["page"], "{view:#}");
+
     // Ask: the tokens stream over a channel; the answer cites the page that holds the fact.
     let answer = call(
         &webview,

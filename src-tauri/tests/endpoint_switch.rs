@@ -79,6 +79,8 @@ fn settings_switch_answers_to_a_server_and_back() {
     call(&webview, "set_settings", json!({ "settings": settings(false, "") }));
     let local = ask(&webview).unwrap();
     assert_eq!(local["model"], SMALL_MODEL, "{local:#}");
+    // Settings → Network: a local answer connects nowhere.
+    assert_eq!(call(&webview, "network_log", json!({})), json!([]));
 
     // The server wants a key. Without one it is refused, with a clear reason.
     let key = "sk-pagewise-test-7d1c";
@@ -128,6 +130,18 @@ fn settings_switch_answers_to_a_server_and_back() {
     assert!(!remote["raw_model_output"].as_str().unwrap_or("").trim().is_empty(), "the server wrote the answer: {remote:#}");
     assert_eq!(remote["abstained"], false, "{remote:#}");
     assert!(!remote["citations"].as_array().unwrap().is_empty(), "answers through the server are cited: {remote:#}");
+    // Settings → Network lists each of those, in order: a model list, the refused answer, the
+    // other server's model list, the answer.
+    let logged = call(&webview, "network_log", json!({}));
+    let port = |url: &str| url.split(['/', ':']).nth(4).unwrap().parse::<u16>().unwrap();
+    let rows: Vec<(String, u16, String)> = logged
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["host"].as_str().unwrap().to_string(), r["port"].as_u64().unwrap() as u16, r["purpose"].as_str().unwrap().to_string()))
+        .collect();
+    let expected = [(port(&server.url), "server_models"), (port(&server.url), "answer_server"), (port(&other.url), "server_models"), (port(&server.url), "answer_server")];
+    assert_eq!(rows, expected.map(|(p, why)| ("127.0.0.1".to_string(), p, why.to_string())), "{logged}");
 
     // A server that stopped: the answer says so.
     drop(server);

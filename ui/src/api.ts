@@ -11,7 +11,7 @@ import { listen as tauriListen } from "@tauri-apps/api/event";
 import type { Command, Commands, EventName, Events } from "./bindings/contract";
 import { toCommandError } from "./errors";
 import { t } from "./i18n";
-import type { Answer, AppError, AskStreamEvent, DownloadEvent, ExportFormat, LibraryStatus, ModelKind, Settings, Timings, Turn } from "./types";
+import type { Answer, AppError, AskStreamEvent, DownloadEvent, ExportFormat, LibraryStatus, ModelKind, SearchFilter, SearchOrder, Settings, Timings, Turn } from "./types";
 
 export { CommandError, errorKind, errorText, isStopped, toCommandError } from "./errors";
 
@@ -50,6 +50,8 @@ export const reindexAll = () => call("reindex_all");
 /** Asks in a system dialog, then parses although the sandbox lacks a layer. */
 export const acceptWeakSandbox = () => call("accept_weak_sandbox");
 export const listDocuments = () => call("list_documents");
+/** Passages for a query within the facets chosen; no model call. */
+export const searchLibrary = (query: string, filter: SearchFilter, order: SearchOrder) => call("search_library", { query, filter, order });
 
 // ---------------------------------------------------------------- asking
 
@@ -157,6 +159,8 @@ export const installedEmbeddingModels = () => call("installed_embedding_models")
 export const apiKeySource = () => call("api_key_source");
 /** Stores the server's API key in the OS keyring (or a private file); "" forgets it. */
 export const setApiKey = (key: string) => call("set_api_key", { key });
+/** Every connection the app has made from its data dir, grouped by host and purpose; [] on a fresh install. */
+export const networkLog = () => call("network_log");
 /** Opens the native file dialog and copies the chosen GGUF into the data dir; null when cancelled. */
 export const importModel = () => call("import_model");
 /** Downloads a GGUF by URL; rejects with kind "stopped" when cancelled (the part is kept for a resume). */

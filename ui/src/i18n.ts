@@ -43,6 +43,11 @@ export function formatNumber(n: number): string {
   return n.toLocaleString(current === "en" ? "en-US" : current);
 }
 
+/** Date and time of unix seconds, in the page's language and the computer's time zone. */
+export function formatDateTime(unixSecs: number): string {
+  return new Date(unixSecs * 1000).toLocaleString(current === "en" ? "en-US" : current, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function parseLocale(value: string | null | undefined): Locale | null {
   return value === "en" || value === "zh-CN" ? value : null;
 }

@@ -11,6 +11,7 @@ import { createConversationsPanel } from "./components/conversations";
 import { createLibraryPanel, refreshLibrary } from "./components/library";
 import { closeTopLayer, hasLayers } from "./components/modal";
 import { openModels } from "./components/models";
+import { openSearch } from "./components/search";
 import { openSettings, reopenSettingsAfterReload } from "./components/settings";
 import { createSourcesPanel } from "./components/sources";
 import { toast, toastError } from "./components/toast";
@@ -74,6 +75,12 @@ function build(mock: boolean): void {
     title: t("models.title"),
   });
   modelsBtn.append(icon("layers", 16), t("models.open"));
+  const searchBtn = button("", () => openSearch(openViewer), {
+    class: "btn ghost settings-button",
+    testid: "search-button",
+    title: t("search.openTitle"),
+  });
+  searchBtn.append(icon("search", 16), t("search.open"));
 
   const sidebar = h(
     "nav",
@@ -85,7 +92,7 @@ function build(mock: boolean): void {
       createLibraryPanel(),
       createConversationsPanel({ open: chat.openConversation, newChat: chat.newChat }),
     ),
-    h("div", { class: "sidebar-foot" }, modelsBtn, settingsBtn),
+    h("div", { class: "sidebar-foot" }, searchBtn, modelsBtn, settingsBtn),
   );
 
   app.append(h("div", { class: "layout" }, sidebar, chat.el, sources.el));
@@ -93,7 +100,10 @@ function build(mock: boolean): void {
   // ---------------------------------------------------------- keyboard
   document.addEventListener("keydown", (e) => {
     const mod = e.ctrlKey || e.metaKey;
-    if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
+    if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === "f") {
+      e.preventDefault();
+      if (!hasLayers()) openSearch(openViewer);
+    } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
       e.preventDefault();
       if (!hasLayers()) chat.focusInput();
     } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "n") {
@@ -170,7 +180,8 @@ function build(mock: boolean): void {
 
 /**
  * Dev-mock only, for screenshots: ?ask=question asks on load, then
- * ?open=citation|text|settings|scope|failed opens that part of the UI.
+ * ?open=citation|text|settings|scope|failed|search opens that part of the UI (?search=words
+ * types them into the search view).
  */
 async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
   const params = new URLSearchParams(location.search);
@@ -185,6 +196,14 @@ async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
     chips[chips.length - 1]?.click();
   } else if (open === "settings") openSettings();
   else if (open === "models") openModels();
+  else if (open === "search") {
+    openSearch(openViewer);
+    const input = document.querySelector<HTMLInputElement>('[data-testid="search-input"]');
+    if (input) {
+      input.value = params.get("search") ?? "";
+      input.dispatchEvent(new Event("input"));
+    }
+  }
   else if (open === "scope") click('[data-testid="scope-button"]');
   else if (open === "failed") click('[data-testid="folder-failed-count"]');
   else if (open === "tooltip") {

@@ -3,10 +3,10 @@
 import type { AppError, ErrorKind } from "./types";
 
 /** URL switches, `?mock=empty,nomodel,…` (see README.md). */
-export type MockFlag = "empty" | "nomodel" | "slow" | "fail" | "liberror" | "notice" | "weaksandbox";
+export type MockFlag = "empty" | "nomodel" | "slow" | "fail" | "liberror" | "notice" | "weaksandbox" | "network";
 export type MockFlags = ReadonlySet<MockFlag>;
 
-const ALL: MockFlag[] = ["empty", "nomodel", "slow", "fail", "liberror", "notice", "weaksandbox"];
+const ALL: MockFlag[] = ["empty", "nomodel", "slow", "fail", "liberror", "notice", "weaksandbox", "network"];
 
 export function parseMockFlags(search: string): Set<MockFlag> {
   const given = (new URLSearchParams(search).get("mock") ?? "").split(",");

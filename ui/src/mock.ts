@@ -10,6 +10,7 @@ import { COMMANDS, type Command, type Commands, type EventName, type Events } fr
 import { abstains, answerFor, evidenceQuotes, markdownOf, plannedSteps, rawTokens } from "./mock-answers";
 import { appError, sleep, type MockFlags } from "./mock-common";
 import { DOCS, HOME, MockLibrary, now } from "./mock-library";
+import { mockSearch } from "./mock-search";
 import { pageImage, viewPage } from "./mock-pages";
 import type { Answer, AskStreamEvent, ConversationSummary, KeySource, ModelStatus, Settings, Step, Turn } from "./types";
 
@@ -172,6 +173,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     cancel_indexing: () => mutate(() => library.cancel()),
     reindex_all: () => mutate(() => library.reindex()),
     accept_weak_sandbox: () => mutate(() => library.acceptWeakSandbox()),
+    search_library: ({ query, filter, order }) => mockSearch(query, filter, order),
     list_documents: () => DOCS.map(({ kind: _k, folder: _f, changed: _c, ...d }) => d),
     ask,
     stop_answer: () => {
@@ -241,6 +243,14 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     ],
     import_model: () => null,
     api_key_source: () => keySource,
+    // A fresh install has made no connection; `?mock=network` shows a download and a server.
+    network_log: () =>
+      flags.has("network")
+        ? [
+            { first: now() - 86400 * 2, last: now() - 86400 * 2, host: "huggingface.co", port: 443, purpose: "model_download", count: 1 },
+            { first: now() - 3600, last: now() - 3500, host: "127.0.0.1", port: 8080, purpose: "answer_server", count: 6 },
+          ]
+        : [],
     set_api_key: ({ key }) => {
       keySource = key.trim() ? { kind: "keyring" } : { kind: "none" };
       return keySource;

@@ -66,7 +66,7 @@ describe("settings dialog", () => {
     const dialog = await settingsDialog();
     expect(dialog.getAttribute("aria-label")).toBe("Settings");
     expect(texts(".dialog-title")).toEqual(["Settings"]);
-    expect(texts("legend")).toEqual(["Language", "Answers", "Models", "Data"]);
+    expect(texts("legend")).toEqual(["Language", "Answers", "Models", "Data", "Network"]);
     expect(texts('[data-testid="settings-language"] option')).toEqual(["Automatic (system)", "English", "简体中文"]);
     expect($('[data-testid="settings-save"]')!.textContent).toBe("Save");
     expect($('[data-testid="settings-cancel"]')!.textContent).toBe("Cancel");
@@ -115,7 +115,7 @@ describe("settings dialog", () => {
     const dialog = await settingsDialog();
     expect(dialog.getAttribute("aria-label")).toBe("设置");
     expect(texts(".dialog-title")).toEqual(["设置"]);
-    expect(texts("legend")).toEqual(["语言", "回答", "模型", "数据"]);
+    expect(texts("legend")).toEqual(["语言", "回答", "模型", "数据", "网络"]);
     expect(texts('[data-testid="settings-language"] option')).toEqual(["自动（跟随系统）", "English", "简体中文"]);
     expect($('[data-testid="settings-save"]')!.textContent).toBe("保存");
     expect($('[data-testid="settings-cancel"]')!.textContent).toBe("取消");

@@ -3,6 +3,7 @@
 //! engine and formats what it returns for people (or as JSON for scripts).
 
 mod ask_cmd;
+mod bench_search_cmd;
 mod claims_cmd;
 mod conversations_cmd;
 mod documents_cmd;
@@ -11,6 +12,7 @@ mod eval_answers_cmd;
 mod eval_cmd;
 mod index_cmd;
 mod models_cmd;
+mod network_log_cmd;
 mod scale_cmd;
 mod search_cmd;
 mod tools_cmd;
@@ -107,6 +109,9 @@ enum Command {
     /// Measure embedding speed on given texts (JSON lines with "text").
     #[command(name = "bench-embed")]
     BenchEmbed(tools_cmd::EmbedBenchArgs),
+    /// Search-view latency as someone types: each query of a file searched prefix by prefix
+    /// (P50/P95/max ms).
+    BenchSearch(bench_search_cmd::BenchSearchArgs),
     /// The claim check on a labelled claim set: recall and precision of the "unsupported" flag.
     #[command(name = "bench-claims")]
     BenchClaims(claims_cmd::ClaimsBenchArgs),
@@ -129,6 +134,13 @@ enum Command {
     /// Render a PDF page as the viewer does (in the worker process), with the highlight of a
     /// quote: prints the picture's size and the highlight rectangles.
     Render(tools_cmd::RenderArgs),
+    /// Every network connection Pagewise has made from this data dir: when, to which host,
+    /// and why (model download, answer server, embedding server). Nothing else connects.
+    #[command(name = "network-log")]
+    NetworkLog {
+        #[arg(long)]
+        json: bool,
+    },
     /// Check that SQLite, the keyword index and the vector index agree (repairing on open).
     Verify {
         #[arg(long)]
@@ -186,6 +198,8 @@ fn main() {
             ..pagewise_core::openai::EndpointSettings::new(url)
         }),
     };
+    // Every request this run sends is logged in its data dir, for `pagewise network-log`.
+    pagewise_core::netlog::record_to(&ctx.data_dir);
     let result = match cli.command {
         Command::Index(args) => index_cmd::run(&ctx, args),
         Command::Search(args) => search_cmd::run(&ctx, args),
@@ -203,10 +217,12 @@ fn main() {
         Command::Feedback(cmd) => conversations_cmd::feedback(&ctx, cmd),
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::BenchEmbed(args) => tools_cmd::embed_bench(&ctx, args),
+        Command::BenchSearch(args) => bench_search_cmd::run(&ctx, args),
         Command::BenchGenerate(args) => tools_cmd::generate_bench(args),
         Command::BenchScale(cmd) => scale_cmd::run(&ctx, cmd),
         Command::ImageOnlyCopy { from, to, dpi } => tools_cmd::image_only_copy(&ctx, &from, &to, dpi),
         Command::Render(args) => tools_cmd::render(&ctx, args),
+        Command::NetworkLog { json } => network_log_cmd::run(&ctx, json),
         Command::Verify { json } => verify(&ctx, json),
         Command::ParseWorker { pdfium_lib, no_ocr } => pagewise_core::isolation::serve(&pdfium_lib, PdfLimits { ocr: !no_ocr, ..PdfLimits::default() })
             .map(|_| 0)

@@ -4,6 +4,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use pagewise_core::answer::attribute::section_label;
+use pagewise_core::retrieve::filter::SearchFilter;
 use pagewise_core::{Queries, Reader, SearchMode, SearchParams};
 
 use crate::Context_;
@@ -23,6 +24,19 @@ pub struct SearchArgs {
     /// Only search within these folders or documents (repeatable).
     #[arg(long)]
     scope: Vec<PathBuf>,
+    /// Only documents of this kind (annual-report, quarterly-report, contract, paper…) or file
+    /// type (pdf, md, docx…); repeatable.
+    #[arg(long = "type")]
+    types: Vec<String>,
+    /// Only documents of this organisation (as `pagewise documents` names it); repeatable.
+    #[arg(long = "org")]
+    organisations: Vec<String>,
+    /// Only documents about this year (their fiscal or stated period); repeatable.
+    #[arg(long = "year")]
+    years: Vec<i32>,
+    /// Only documents in this language (en, zh…); repeatable.
+    #[arg(long = "lang")]
+    languages: Vec<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -48,7 +62,25 @@ pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
     for n in engine.notices() {
         eprintln!("note: {n}");
     }
-    let params = SearchParams { k: args.k, mode: args.mode.into(), scope: args.scope, ..Default::default() };
+    let filter = SearchFilter { folders: Vec::new(), types: args.types, organisations: args.organisations, years: args.years, languages: args.languages };
+    // Facets narrow to the documents they admit, within the scope when one is given.
+    let documents = if filter.is_empty() {
+        None
+    } else {
+        let within = if args.scope.is_empty() { None } else { Some(engine.documents_under(&args.scope)?) };
+        let admitted: Vec<i64> = engine
+            .documents()?
+            .iter()
+            .filter(|d| filter.admits(d) && within.as_ref().is_none_or(|w| w.contains(&d.doc_id)))
+            .map(|d| d.doc_id)
+            .collect();
+        if admitted.is_empty() {
+            eprintln!("note: no document has these facets (see `pagewise documents`)");
+            return Ok(0);
+        }
+        Some(admitted)
+    };
+    let params = SearchParams { k: args.k, mode: args.mode.into(), scope: args.scope, documents, ..Default::default() };
     let results = engine.search(&args.query, &params)?;
     // Without a query vector the coverage of passage vectors says nothing about this search.
     if !results.semantic_complete && params.mode != SearchMode::Lexical && results.vectors_unavailable.is_none() {

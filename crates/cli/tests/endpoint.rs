@@ -280,6 +280,16 @@ fn the_answer_servers_key_never_reaches_the_embedding_server() {
         };
         let _ = cmd.output().unwrap();
         assert!(!server.requests().is_empty(), "the embedding server was asked");
+        // The network log shows each of those requests as the embedding server's.
+        let logged = json(&run_ok(pagewise(data.path()).args(["network-log", "--json"])));
+        let port = server.url.split(['/', ':']).nth(4).unwrap().parse::<u64>().unwrap();
+        let rows = logged.as_array().unwrap();
+        assert!(!rows.is_empty(), "{logged}");
+        for row in rows {
+            assert_eq!((&row["purpose"], &row["host"], row["port"].as_u64()), (&"embedding_server".into(), &"127.0.0.1".into(), Some(port)), "{logged}");
+        }
+        let counted: u64 = rows.iter().map(|r| r["count"].as_u64().unwrap()).sum();
+        assert_eq!(counted, server.requests().len() as u64, "one entry per request: {logged}");
         server
     };
     let without = index(None);

@@ -402,3 +402,25 @@ fn the_data_dir_is_private_and_a_link_swapped_in_after_the_scan_is_not_rendered(
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success() && stderr.contains("passes through a link"), "{stderr}");
 }
+
+#[test]
+fn search_facets_narrow_by_type_and_language() {
+    let data = tempfile::tempdir().unwrap();
+    let docs = folder_with(&[("known-answers.pdf", &fixtures().join("known-answers.pdf"))]);
+    std::fs::write(docs.path().join("桥梁笔记.md"), "# 桥梁笔记\n\nLarkspur 大桥于 1931 年通车，这座桥梁横跨河流，是当地交通的重要枢纽。\n").unwrap();
+    let summary = json(&run_ok(pagewise(data.path()).args(["index", "--json", "--no-embed"]).arg(docs.path())));
+    assert_eq!(summary["indexed"], 2, "{summary}");
+    let found = |extra: &[&str]| -> Vec<String> {
+        let out = run_ok(pagewise(data.path()).args(["search", "Larkspur", "--mode", "lexical", "--json", "--k", "20"]).args(extra));
+        let mut names: Vec<String> = json_lines(&out).iter().map(|h| h["doc_path"].as_str().unwrap().rsplit('/').next().unwrap().to_string()).collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    assert_eq!(found(&[]), ["known-answers.pdf", "桥梁笔记.md"]);
+    assert_eq!(found(&["--type", "md"]), ["桥梁笔记.md"]);
+    assert_eq!(found(&["--type", "PDF"]), ["known-answers.pdf"]);
+    assert_eq!(found(&["--lang", "zh"]), ["桥梁笔记.md"]);
+    assert_eq!(found(&["--lang", "en", "--type", "md"]), Vec::<String>::new());
+    assert_eq!(found(&["--year", "1850"]), Vec::<String>::new());
+}

@@ -80,6 +80,16 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     assert_eq!(listing(&llm), ["small.gguf"], "the part and its sidecar are gone");
     // The server sends no ETag: the sha256 is what lets the part be resumed.
     assert_eq!(server.ranges.lock().unwrap().as_slice(), ["".to_string(), format!("bytes={cut}-")], "the second request asked for the rest only");
+    // Both requests are in the network log, as one row: a model download from this server.
+    let logged = json(&run_ok(pagewise(data.path()).args(["network-log", "--json"])));
+    let port = server.url.split(['/', ':']).nth(4).unwrap().parse::<u16>().unwrap();
+    let rows = logged.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{logged}");
+    assert_eq!((&rows[0]["purpose"], &rows[0]["host"], &rows[0]["port"], &rows[0]["count"]), (&"model_download".into(), &"127.0.0.1".into(), &port.into(), &2.into()), "{logged}");
+    let shown = text(&run_ok(pagewise(data.path()).arg("network-log")).stdout);
+    assert!(shown.contains(&format!("127.0.0.1:{port}  model download  (2 requests)")) && shown.contains("Nothing else connects"), "{shown}");
+    let log = std::fs::read_to_string(data.path().join("network-log.jsonl")).unwrap();
+    assert!(log.contains("\"path\":\"/models/small.gguf\"") && !log.contains("sha256"), "no query, no body: {log}");
 
     // The list reads the model's own header.
     let listed = json_lines(&run_ok(pagewise(data.path()).args(["models", "list", "--json"])));
@@ -92,6 +102,20 @@ fn an_interrupted_download_resumes_where_it_stopped_and_is_checked() {
     // A second download of an installed name is refused, not overwritten.
     let again = download(data.path(), &[&server.url, "--sha256", &digest]);
     assert!(!again.status.success() && text(&again.stderr).contains("already installed"), "{}", text(&again.stderr));
+}
+
+#[test]
+fn a_fresh_data_dir_has_made_no_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("fresh");
+    let shown = text(&run_ok(pagewise(&data).arg("network-log")).stdout);
+    assert!(shown.contains("No connections: Pagewise has made no network connection from this data dir."), "{shown}");
+    assert!(shown.contains("no telemetry, no update checks"), "{shown}");
+    assert_eq!(json(&run_ok(pagewise(&data).args(["network-log", "--json"]))), serde_json::json!([]));
+    // Importing a model is no connection either.
+    run_ok(pagewise(&data).args(["models", "import"]).arg(model_file()));
+    assert_eq!(json(&run_ok(pagewise(&data).args(["network-log", "--json"]))), serde_json::json!([]));
+    assert!(!data.join("network-log.jsonl").exists());
 }
 
 #[test]

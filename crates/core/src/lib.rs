@@ -35,6 +35,7 @@ pub mod model_catalog;
 pub mod model_download;
 pub mod model_install;
 pub mod models;
+pub mod netlog;
 pub mod ocr;
 pub mod openai;
 pub mod parse;

@@ -6,5 +6,6 @@ pub mod confirm;
 pub mod export;
 pub mod library;
 pub mod models;
+pub mod search;
 pub mod settings;
 pub mod viewer;

@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
 use pagewise_core::model_catalog::{installed_chat_models, InstalledModel};
+use pagewise_core::netlog::Row as NetworkLogRow;
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 
@@ -49,6 +50,12 @@ pub fn endpoint_models(ctx: &Ctx<impl Runtime>, url: String) -> CmdResult<Vec<St
         return Err(AppError::invalid(format!("{url}: the server's address starts with http:// or https://")));
     }
     pagewise_core::openai::list_models(&ctx.state.endpoint_settings(url, "")).map_err(|e| AppError::failed(e.to_string()))
+}
+
+/// Every connection the app has made from its data dir, grouped into runs to one host for one
+/// purpose (Settings → Network); empty on a fresh install.
+pub fn network_log(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<NetworkLogRow>> {
+    Ok(pagewise_core::netlog::rows(ctx.state.data_dir())?)
 }
 
 pub fn get_settings(ctx: &Ctx<impl Runtime>) -> CmdResult<Settings> {

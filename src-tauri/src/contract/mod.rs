@@ -15,8 +15,11 @@ use pagewise_core::index::conversations::{ConversationSummary, Turn};
 use pagewise_core::answer::Answer;
 use pagewise_core::index::DocumentInfo;
 use pagewise_core::library::LibraryStatus;
+use pagewise_core::retrieve::filter::SearchFilter;
+use pagewise_core::retrieve::library_search::{LibrarySearch, SearchOrder};
 use pagewise_core::embedder_catalog::InstalledEmbedder;
 use pagewise_core::model_catalog::InstalledModel;
+use pagewise_core::netlog::Row as NetworkLogRow;
 use tauri::ipc::{Channel, Response};
 use tauri::{AppHandle, Runtime};
 
@@ -96,6 +99,7 @@ contract! {
     library::reindex_all() -> ();
     library::accept_weak_sandbox() -> ();
     library::list_documents() -> Vec<DocumentInfo>;
+    search::search_library(query: String, filter: SearchFilter, order: SearchOrder) -> LibrarySearch;
     chat::ask(question: String, conversation_id: Option<i64>, scope: Vec<PathBuf>, on_event: Channel<AskStreamEvent> as ChannelOf<AskStreamEvent>) -> Answer;
     chat::stop_answer() -> ();
     chat::suggested_questions() -> Vec<String>;
@@ -114,6 +118,7 @@ contract! {
     settings::endpoint_models(url: String) -> Vec<String>;
     settings::api_key_source() -> KeySource;
     settings::set_api_key(key: String) -> KeySource;
+    settings::network_log() -> Vec<NetworkLogRow>;
     models::installed_embedding_models() -> Vec<InstalledEmbedder>;
     models::import_model() -> Option<InstalledModel>;
     models::download_model(url: String, sha256: Option<String>, file_name: Option<String>, on_progress: Channel<DownloadEvent> as ChannelOf<DownloadEvent>) -> InstalledModel;

@@ -10,10 +10,14 @@ import type { ExportFormat } from "./ExportFormat";
 import type { InstalledEmbedder } from "./InstalledEmbedder";
 import type { InstalledModel } from "./InstalledModel";
 import type { KeySource } from "./KeySource";
+import type { LibrarySearch } from "./LibrarySearch";
 import type { LibraryStatus } from "./LibraryStatus";
 import type { ModelKind } from "./ModelKind";
 import type { ModelStatus } from "./ModelStatus";
+import type { NetworkLogRow } from "./NetworkLogRow";
 import type { PageView } from "./PageView";
+import type { SearchFilter } from "./SearchFilter";
+import type { SearchOrder } from "./SearchOrder";
 import type { Settings } from "./Settings";
 import type { Turn } from "./Turn";
 
@@ -28,6 +32,7 @@ export interface Commands {
   reindex_all: { args: Record<string, never>; result: null };
   accept_weak_sandbox: { args: Record<string, never>; result: null };
   list_documents: { args: Record<string, never>; result: Array<DocumentInfo> };
+  search_library: { args: { query: string; filter: SearchFilter; order: SearchOrder }; result: LibrarySearch };
   ask: { args: { question: string; conversationId: number | null; scope: Array<string>; onEvent: Channel<AskStreamEvent> }; result: Answer };
   stop_answer: { args: Record<string, never>; result: null };
   suggested_questions: { args: Record<string, never>; result: Array<string> };
@@ -46,6 +51,7 @@ export interface Commands {
   endpoint_models: { args: { url: string }; result: Array<string> };
   api_key_source: { args: Record<string, never>; result: KeySource };
   set_api_key: { args: { key: string }; result: KeySource };
+  network_log: { args: Record<string, never>; result: Array<NetworkLogRow> };
   installed_embedding_models: { args: Record<string, never>; result: Array<InstalledEmbedder> };
   import_model: { args: Record<string, never>; result: InstalledModel | null };
   download_model: { args: { url: string; sha256: string | null; fileName: string | null; onProgress: Channel<DownloadEvent> }; result: InstalledModel };
@@ -68,6 +74,7 @@ export const COMMANDS: Command[] = [
   "reindex_all",
   "accept_weak_sandbox",
   "list_documents",
+  "search_library",
   "ask",
   "stop_answer",
   "suggested_questions",
@@ -86,6 +93,7 @@ export const COMMANDS: Command[] = [
   "endpoint_models",
   "api_key_source",
   "set_api_key",
+  "network_log",
   "installed_embedding_models",
   "import_model",
   "download_model",

@@ -1,10 +1,11 @@
-// Settings dialog: language, models, GPU offload, data location, re-index.
+// Settings dialog: language, models, GPU offload, data location, re-index, and the log of
+// every network connection the app has made.
 
 import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
-import { LOCALE_NAMES, formatNumber, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
+import { LOCALE_NAMES, formatDateTime, formatNumber, storePreference, storedPreference, t, tn, type Locale, type LocalePreference } from "../i18n";
 import { setModelStatus } from "../store";
-import type { InstalledModel, KeySource, ModelKind, ModelStatus, Settings } from "../types";
+import type { InstalledModel, KeySource, ModelKind, ModelStatus, NetworkLogRow, NetworkPurpose, Settings } from "../types";
 import { confirmDialog, openModal } from "./modal";
 import { toast, toastError } from "./toast";
 import { refreshLibrary } from "./library";
@@ -37,6 +38,51 @@ function applyLanguage(preference: LocalePreference): void {
   location.reload();
 }
 
+const PURPOSE_TEXT: Record<NetworkPurpose, () => string> = {
+  model_download: () => t("settings.networkModelDownload"),
+  answer_server: () => t("settings.networkAnswerServer"),
+  embedding_server: () => t("settings.networkEmbeddingServer"),
+  server_models: () => t("settings.networkServerModels"),
+};
+
+function networkRow(row: NetworkLogRow): HTMLElement {
+  const when = row.first === row.last ? formatDateTime(row.first) : `${formatDateTime(row.first)} – ${formatDateTime(row.last)}`;
+  return h(
+    "li",
+    { class: "network-row", testid: "network-log-row", data: { purpose: row.purpose } },
+    h("span", { class: "network-when", text: when }),
+    h("span", { class: "network-host", text: `${row.host}:${row.port}` }),
+    h("span", { class: "network-why", text: PURPOSE_TEXT[row.purpose]() }),
+    row.count > 1 ? h("span", { class: "network-count", text: tn("settings.networkRequests", row.count) }) : null,
+  );
+}
+
+/** Settings → Network: what the shell's network log holds, or that nothing connected, and
+ *  that nothing outside the log connects. Loads on its own, so it shows even when the
+ *  rest of the settings cannot be read. */
+function networkSection(): HTMLElement {
+  const list = h("div", { testid: "network-log-list" }, h("span", { class: "spinner small" }));
+  api
+    .networkLog()
+    .then((rows) =>
+      replaceChildren(
+        list,
+        rows.length
+          ? h("ul", { class: "network-log" }, rows.map(networkRow))
+          : h("div", { class: "field-note", testid: "network-log-empty", text: t("settings.networkEmpty") }),
+      ),
+    )
+    .catch((e) => replaceChildren(list, h("div", { class: "field-note warn", text: t("settings.networkLoadFailed", { error: api.errorText(e) }) })));
+  return h(
+    "fieldset",
+    { testid: "network-log" },
+    h("legend", { text: t("settings.network") }),
+    h("div", { class: "field-note", text: t("settings.networkIntro") }),
+    list,
+    h("div", { class: "field-note", testid: "network-log-nothing-else", text: t("settings.networkNothingElse") }),
+  );
+}
+
 export function openSettings(): void {
   if (openHandle) return;
   // the backend's settings; the language field above them works without the backend
@@ -65,6 +111,7 @@ export function openSettings(): void {
       field(t("settings.languageLabel"), "set-language", language, t("settings.languageNote")),
     ),
     form,
+    networkSection(),
   );
 
   const handle = openModal(

@@ -10,6 +10,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 use ureq::Body;
 
 use super::policy::{self, MAX_REDIRECTS};
+use crate::netlog::{self, Purpose};
 
 /// What to ask for when part of the file is already here.
 pub(super) struct Resume<'a> {
@@ -36,6 +37,8 @@ pub(super) fn get(first: &Uri, resume: Option<&Resume>) -> Result<Response<Body>
                 call = call.header("If-Range", validator);
             }
         }
+        // Each hop is its own connection, possibly to another host: each is logged.
+        netlog::record(Purpose::ModelDownload, "GET", &current);
         let response = call.call().map_err(|e| format!("cannot reach {} ({e})", host_of(&current)))?;
         if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
             return Ok(response);

@@ -17,6 +17,7 @@ use crate::answer::generator::{
 };
 use crate::answer::prompt::completion_layout;
 use crate::error::{Error, Result};
+use crate::netlog::Purpose;
 
 pub struct EndpointGenerator {
     endpoint: Arc<Endpoint>,
@@ -26,7 +27,7 @@ pub struct EndpointGenerator {
 
 /// The model names the server offers (`GET /v1/models`).
 pub fn list_models(settings: &EndpointSettings) -> Result<Vec<String>> {
-    let endpoint = Endpoint::new(settings);
+    let endpoint = Endpoint::new(settings, Purpose::ServerModels);
     models_of(&endpoint)
 }
 
@@ -63,7 +64,8 @@ impl EndpointGenerator {
     /// Checks that the server answers, accepts the key and serves the model (with a one-token
     /// request), and picks the model when the server has only one.
     pub fn connect(settings: &EndpointSettings) -> Result<EndpointGenerator> {
-        let endpoint = Endpoint::new(settings);
+        // Its model list and probe are part of answering, not of "Find models".
+        let endpoint = Endpoint::new(settings, Purpose::AnswerServer);
         let model = choose_model(&endpoint, settings)?;
         // One token of a tiny request: a refused key or an unknown model shows here, before
         // the question is asked, not as a failed answer (many servers list models freely).
@@ -233,7 +235,7 @@ mod tests {
     #[test]
     fn requests_carry_the_messages_not_the_rendered_text() {
         let generator = EndpointGenerator {
-            endpoint: Arc::new(Endpoint::new(&EndpointSettings::new("http://127.0.0.1:9/v1/"))),
+            endpoint: Arc::new(Endpoint::new(&EndpointSettings::new("http://127.0.0.1:9/v1/"), Purpose::AnswerServer)),
             model: "m".into(),
             info: ModelInfo { name: "m".into(), path: Default::default(), has_chat_template: true, context_tokens: 8192 },
         };

@@ -13,6 +13,7 @@ use super::http::{Endpoint, EndpointSettings};
 use crate::chunk::TokenCounter;
 use crate::embed::{l2_normalise, Embedder, TextRole};
 use crate::error::{Error, Result};
+use crate::netlog::Purpose;
 
 /// Texts per request: small enough for any server's batch limit.
 const BATCH: usize = 32;
@@ -29,7 +30,7 @@ impl EndpointEmbedder {
     /// Checks that the server answers, accepts the key and embeds with the model (one short
     /// text, which also tells the vector size). `counter` sizes chunks.
     pub fn connect(settings: &EndpointSettings, counter: Box<dyn TokenCounter + Send + Sync>) -> Result<EndpointEmbedder> {
-        let endpoint = Endpoint::new(settings);
+        let endpoint = Endpoint::new(settings, Purpose::EmbeddingServer);
         let model = choose_model(&endpoint, settings)?;
         let mut embedder = EndpointEmbedder { endpoint, model, dimensions: 0, model_id: String::new(), counter };
         let probe = embedder.request(&["dimensions".to_string()])?;
@@ -154,7 +155,8 @@ impl AwaitedEndpointEmbedder {
     /// The model of `settings`' server that the library's vectors came from, when
     /// `recorded_model_id` names that server (and the model asked for, when one is).
     pub fn recorded_model(settings: &EndpointSettings, recorded_model_id: &str, recorded_dimensions: usize) -> Option<String> {
-        let base = Endpoint::new(settings).base().to_string();
+        // Only the base URL is wanted here; nothing is sent.
+        let base = Endpoint::new(settings, Purpose::EmbeddingServer).base().to_string();
         let rest = recorded_model_id.strip_prefix("endpoint:")?.strip_prefix(base.as_str())?.strip_prefix('#')?;
         let (model, dimensions) = rest.rsplit_once('@')?;
         let dimensions: usize = dimensions.parse().ok()?;

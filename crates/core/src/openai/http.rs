@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::sse::error_message;
+use crate::netlog::{self, Purpose};
 
 /// Where and how to reach a server.
 #[derive(Debug, Clone)]
@@ -46,13 +47,17 @@ pub(crate) struct Endpoint {
     api_key: Option<String>,
     retries: u32,
     agent: ureq::Agent,
+    /// What this server is for, as the network log says it.
+    purpose: Purpose,
 }
 
 /// The longest a streamed answer may take in all.
 const BODY_TIMEOUT: Duration = Duration::from_secs(900);
 
 impl Endpoint {
-    pub(crate) fn new(settings: &EndpointSettings) -> Endpoint {
+    /// `purpose` names the feature this server serves in the network log: the same server
+    /// can write answers and list its models, and only the caller knows which it is doing.
+    pub(crate) fn new(settings: &EndpointSettings, purpose: Purpose) -> Endpoint {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_connect(Some(Duration::from_secs(10)))
             .timeout_recv_response(Some(settings.response_timeout))
@@ -65,7 +70,7 @@ impl Endpoint {
         // Whoever built the settings chose the key for this server; a key still never goes out
         // in clear text off this computer.
         let api_key = settings.api_key.clone().filter(|k| !k.is_empty() && super::origin::key_may_travel_to(&base));
-        Endpoint { base, api_key, retries: settings.retries, agent }
+        Endpoint { base, api_key, retries: settings.retries, agent, purpose }
     }
 
     /// The server's address for messages (its base URL).
@@ -79,7 +84,7 @@ impl Endpoint {
 
     pub(crate) fn get_json(&self, path: &str) -> Result<Value, String> {
         let url = self.url(path);
-        let response = self.send(&url, || {
+        let response = self.send("GET", &url, || {
             let request = self.agent.get(&url);
             match &self.api_key {
                 Some(key) => request.header("Authorization", &format!("Bearer {key}")).call(),
@@ -102,7 +107,7 @@ impl Endpoint {
     }
 
     fn post(&self, url: &str, body: &Value) -> Result<ureq::http::Response<ureq::Body>, String> {
-        self.send(url, || {
+        self.send("POST", url, || {
             let request = self.agent.post(url).header("Content-Type", "application/json");
             let text = body.to_string();
             match &self.api_key {
@@ -112,8 +117,10 @@ impl Endpoint {
         })
     }
 
+    /// Sends with `call` (a `method` request to `url`), retrying what may pass.
     fn send(
         &self,
+        method: &str,
         url: &str,
         call: impl Fn() -> Result<ureq::http::Response<ureq::Body>, ureq::Error>,
     ) -> Result<ureq::http::Response<ureq::Body>, String> {
@@ -121,6 +128,8 @@ impl Endpoint {
         loop {
             let last = attempt >= self.retries;
             let wait = Duration::from_millis(500 << attempt.min(4));
+            // Every try connects anew as far as the user can tell, so each is logged.
+            netlog::record_url(self.purpose, method, url);
             match call() {
                 Err(e) if last || !transient(&e) => return Err(describe_transport(url, &e, attempt)),
                 Err(_) => std::thread::sleep(wait),

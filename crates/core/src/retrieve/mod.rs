@@ -7,6 +7,8 @@
 
 mod copies;
 pub mod expand;
+pub mod filter;
+pub mod library_search;
 pub mod rerank;
 mod routing;
 mod snapshot;
