@@ -377,6 +377,7 @@ test("settings say the app has made no network connection", async () => {
   assert.match(await empty.text(), /No connections/);
   assert.equal((await d.allByTestId("network-log-row")).length, 0, "no connection is listed");
   assert.match(await (await d.byTestId("network-log-nothing-else")).text(), /no telemetry, no update checks/);
+  await d.execute("document.querySelector('[data-testid=network-log]').scrollIntoView({ block: 'center' });");
   await shot("settings-network");
   await (await d.byTestId("settings-cancel")).click();
   await noDialogs();
