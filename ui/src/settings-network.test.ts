@@ -38,12 +38,13 @@ describe("Settings → Network", () => {
     expect(section.querySelectorAll('[data-testid="network-log-row"]')).toHaveLength(0);
   });
 
-  it("lists each logged connection with when, host and why", async () => {
+  it("lists each logged connection with when, host and why, newest first", async () => {
     const handlers = withBackend(["network"]);
     const [download] = await handlers.network_log({});
     openSettings();
     await vi.waitFor(() => expect(document.querySelectorAll('[data-testid="network-log-row"]')).toHaveLength(2));
-    const rows = [...document.querySelectorAll<HTMLElement>('[data-testid="network-log-row"]')];
+    const [newest, oldest] = [...document.querySelectorAll<HTMLElement>('[data-testid="network-log-row"]')];
+    const rows = [oldest, newest];
     expect(rows[0]!.textContent).toContain("huggingface.co:443");
     expect(rows[0]!.textContent).toContain("model download");
     expect(rows[0]!.querySelector(".network-when")!.textContent).not.toBe("");

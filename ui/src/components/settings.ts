@@ -60,6 +60,8 @@ function networkRow(row: NetworkLogRow): HTMLElement {
 /** Settings → Network: what the shell's network log holds, or that nothing connected, and
  *  that nothing outside the log connects. Loads on its own, so it shows even when the
  *  rest of the settings cannot be read. */
+const NETWORK_ROWS_SHOWN = 100;
+
 function networkSection(): HTMLElement {
   const list = h("div", { testid: "network-log-list" }, h("span", { class: "spinner small" }));
   api
@@ -68,7 +70,13 @@ function networkSection(): HTMLElement {
       replaceChildren(
         list,
         rows.length
-          ? h("ul", { class: "network-log" }, rows.map(networkRow))
+          ? h(
+              "div",
+              null,
+              // Newest first, and only the latest: the whole log is in `pagewise network-log`.
+              h("ul", { class: "network-log" }, rows.slice(-NETWORK_ROWS_SHOWN).reverse().map(networkRow)),
+              rows.length > NETWORK_ROWS_SHOWN ? h("div", { class: "field-note", text: t("settings.networkEarlier", { n: rows.length - NETWORK_ROWS_SHOWN }) }) : null,
+            )
           : h("div", { class: "field-note", testid: "network-log-empty", text: t("settings.networkEmpty") }),
       ),
     )

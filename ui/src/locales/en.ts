@@ -331,6 +331,7 @@ export const en = {
   "settings.languageNote": "Applies at once: the window reloads.",
   "settings.network": "Network",
   "settings.networkIntro": "Every connection Pagewise has made from this data location: when, to which server, and why.",
+  "settings.networkEarlier": "…and {n} earlier; `pagewise network-log` prints them all.",
   "settings.networkEmpty": "No connections: Pagewise has made no network connection.",
   "settings.networkNothingElse": "Nothing else connects: no telemetry, no update checks, no remote fonts.",
   "settings.networkRequests": "{n} requests",

@@ -333,6 +333,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "settings.languageNote": "立即生效：窗口将重新加载。",
   "settings.network": "网络",
   "settings.networkIntro": "Pagewise 从此数据位置建立过的每一个连接：时间、服务器和原因。",
+  "settings.networkEarlier": "……以及更早的 {n} 条；`pagewise network-log` 会全部列出。",
   "settings.networkEmpty": "无连接：Pagewise 尚未建立任何网络连接。",
   "settings.networkNothingElse": "除此之外没有任何连接：没有遥测，没有更新检查，没有远程字体。",
   "settings.networkRequests": "{n}\u00a0次请求",
