@@ -46,8 +46,9 @@ fn open_no_links(path: &Path) -> std::io::Result<File> {
         return Ok(unsafe { File::from_raw_fd(fd as libc::c_int) });
     }
     let error = std::io::Error::last_os_error();
-    // Kernels before 5.6 lack openat2: the last component, at least, is not followed.
-    if error.raw_os_error() == Some(libc::ENOSYS) {
+    // Kernels before 5.6 lack openat2, and some container runtimes' filters answer EPERM for
+    // calls they do not know: the last component, at least, is then not followed.
+    if matches!(error.raw_os_error(), Some(libc::ENOSYS | libc::EPERM)) {
         return open_last_not_followed(path);
     }
     Err(error)
