@@ -424,3 +424,45 @@ fn search_facets_narrow_by_type_and_language() {
     assert_eq!(found(&["--lang", "en", "--type", "md"]), Vec::<String>::new());
     assert_eq!(found(&["--year", "1850"]), Vec::<String>::new());
 }
+
+#[test]
+fn questions_about_the_library_are_answered_from_the_index_with_citations() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("assets/sample");
+    let summary = json(&run_ok(pagewise(data.path()).args(["index", "--json", "--no-embed"]).arg(&sample)));
+    assert_eq!(summary["indexed"], 3, "{summary}");
+    let ask = |q: &str| json(&run_ok(pagewise(data.path()).args(["ask", q, "--json", "--extractive"])));
+    let listed = |a: &serde_json::Value| -> Vec<String> {
+        let mut names: Vec<String> = a["citations"].as_array().unwrap().iter().map(|c| c["doc_path"].as_str().unwrap().rsplit('/').next().unwrap().to_string()).collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+
+    let on_call = ask("Which documents mention on-call?");
+    assert_eq!(on_call["mode"], "library", "{on_call}");
+    assert!(on_call["answer"].as_str().unwrap().starts_with("2 documents mention “on-call”"), "{on_call}");
+    assert_eq!(listed(&on_call), ["meeting-notes.txt", "team-handbook.md"]);
+    for c in on_call["citations"].as_array().unwrap() {
+        assert!(c["quote"].as_str().unwrap().to_lowercase().contains("on-call"), "each document is cited where it says it: {c}");
+    }
+    let none = ask("which files talk about submarines?");
+    assert_eq!(none["mode"], "library");
+    assert!(none["answer"].as_str().unwrap().starts_with("No document mentions “submarines”"), "{none}");
+
+    let pdfs = ask("How many PDFs do I have?");
+    assert_eq!(pdfs["mode"], "library", "{pdfs}");
+    assert!(pdfs["answer"].as_str().unwrap().starts_with("The library holds 1 document of type pdf"), "{pdfs}");
+    assert_eq!(listed(&pdfs), ["field-guide-solar-2024.pdf"]);
+
+    let added = ask("What did I add this week?");
+    assert!(added["answer"].as_str().unwrap().starts_with("3 documents were added in the last 7 days"), "{added}");
+    assert_eq!(listed(&added).len(), 3);
+
+    let zh = ask("哪些文档提到了on-call？");
+    assert!(zh["answer"].as_str().unwrap().starts_with("2 份文档提到“on-call”"), "{zh}");
+
+    // A question about what a document says is not a question about the library.
+    let ordinary = ask("How many members did the cooperative have at the end of 2024?");
+    assert_ne!(ordinary["mode"], "library", "{ordinary}");
+}

@@ -180,6 +180,7 @@ export const en = {
   "answer.mode.generated": "generated",
   "answer.mode.extractive": "extractive (evidence sentences)",
   "answer.mode.abstained": "not covered",
+  "answer.mode.library": "answered from the library's index",
   "answer.mode.map_reduce": "summarised over many passages",
   "answer.fromSources": "From the sources",
   "answer.steps": "{n} steps",

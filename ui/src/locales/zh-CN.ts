@@ -182,6 +182,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "answer.mode.generated": "模型生成",
   "answer.mode.extractive": "摘录（原文句子）",
   "answer.mode.abstained": "文档未涉及",
+  "answer.mode.library": "由文档库索引回答",
   "answer.mode.map_reduce": "综合多个段落总结",
   "answer.fromSources": "来源摘录",
   "answer.steps": "{n} 个步骤",

@@ -105,6 +105,18 @@ impl Asker<'_> {
         let query = standalone.clone().unwrap_or_else(|| question.to_string());
         let mut documents: Vec<_> = tools.documents.values().cloned().collect();
         documents.sort_by_key(|d| d.doc_id);
+        // "Which documents mention X?", "how many 2023 reports do I have?": the index knows.
+        if let Some(asked) = super::library_question::recognise(&query, &documents) {
+            let t = Instant::now();
+            let step = tools.record("plan", json!({"query": query}), serde_json::to_string(&asked).unwrap_or_default(), t);
+            if !sink(AskEvent::Step(step)) {
+                return Err(Error::Interrupted);
+            }
+            let mut answer = super::library_answer::run(&mut tools, question, &asked, &|t| self.count_tokens(t))?;
+            answer.standalone_query = standalone;
+            answer.timings.total_ms = ms(started);
+            return Ok(answer);
+        }
         let used_by = |word: &str| self.engine.documents_using(word).unwrap_or(u64::MAX);
         let the_plan = plan::plan(&query, &documents, tools.scope.as_deref(), &used_by);
         let t = Instant::now();

@@ -14,6 +14,8 @@ pub mod facts;
 pub mod generator;
 pub mod guard;
 pub mod judge;
+mod library_answer;
+pub mod library_question;
 pub mod numbers;
 pub mod outcome;
 pub mod llama;

@@ -30,6 +30,8 @@ pub enum AnswerMode {
     Extractive,
     Abstained,
     MapReduce,
+    /// A question about the library itself, answered from the index.
+    Library,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

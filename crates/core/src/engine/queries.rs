@@ -181,6 +181,11 @@ pub trait Queries: Access {
     }
 
     /// How many documents use every word of `phrase` in their text.
+    /// When each document was first indexed (seconds since the epoch), by document id.
+    fn first_indexed(&self) -> Result<HashMap<i64, i64>> {
+        self.with_stores(|s| s.store.first_indexed())
+    }
+
     fn documents_using(&self, phrase: &str) -> Result<u64> {
         self.with_stores(|s| crate::retrieve::LibraryFacts { store: s.store, snapshot: s.snapshot }.documents_using(s.lexical, phrase))
     }

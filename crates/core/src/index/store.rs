@@ -329,6 +329,16 @@ impl Store {
             .map_err(|e| self.e(e))
     }
 
+    /// When each document was first indexed (seconds since the epoch).
+    pub fn first_indexed(&self) -> Result<HashMap<i64, i64>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT d.id, COALESCE(MIN(v.indexed_at), d.indexed_at) FROM documents d LEFT JOIN versions v ON v.document_id = d.id GROUP BY d.id")
+            .map_err(|e| self.e(e))?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))).map_err(|e| self.e(e))?;
+        rows.map(|r| r.map_err(|e| self.e(e))).collect()
+    }
+
     /// The document at `path` and its versions, oldest first.
     pub fn history(&self, path: &Path) -> Result<Option<(DocumentInfo, Vec<VersionRecord>)>> {
         let id: Option<i64> = self
