@@ -141,6 +141,16 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let view = call(&webview, "view_page", json!({ "docId": rows[0]["doc_id"], "page": rows[0]["page"], "byteStart": rows[0]["byte_start"], "byteEnd": rows[0]["byte_end"] }));
     assert_eq!(view["page"], rows[0]["page"], "{view:#}");
 
+    // A question about the library itself is answered from the index, each document cited.
+    let library = call(&webview, "ask", json!({ "question": "Which documents mention Brightwater?", "conversationId": null, "scope": [], "onEvent": "__CHANNEL__:9" }));
+    assert_eq!(library["mode"], "library", "{library:#}");
+    let cited = library["citations"].as_array().unwrap();
+    assert!(!cited.is_empty() && cited.iter().all(|c| c["quote"].as_str().unwrap().contains("Brightwater")), "{library:#}");
+    // It is kept as a conversation like any answer.
+    let kept = library["conversation_id"].as_i64().unwrap();
+    assert_eq!(call(&webview, "open_conversation", json!({ "id": kept })).as_array().unwrap().len(), 1);
+    call(&webview, "delete_conversation", json!({ "id": kept }));
+
     // Ask: the tokens stream over a channel; the answer cites the page that holds the fact.
     let answer = call(
         &webview,
