@@ -77,7 +77,8 @@ impl EvidenceSet {
                 continue;
             }
             // Block header (label, title, date) costs about as much as a short heading line.
-            let cost = count_tokens(&hit.text) + 24;
+            // Priced as the model reads it: table rows carry their headers there.
+            let cost = count_tokens(&super::facts::table::for_reader(&hit.text)) + 24;
             if used + cost > budget_tokens && !set.pages.is_empty() {
                 continue;
             }

@@ -25,12 +25,19 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
                     continue;
                 }
                 let text = &passage.text[range.clone()];
+                // A table's header row names columns and states nothing.
+                if super::facts::table::is_header_line(text) {
+                    continue;
+                }
                 // CJK sentences have no spaces: two characters count as a word.
                 let words = text.split_whitespace().count() + text.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
                 if words < 4 {
                     continue;
                 }
-                let sentence_terms: HashSet<String> = content_terms(text).into_iter().collect();
+                // A table row is read with its columns' headers ("output" is a word of the
+                // row "Eastern Hills 7 1,150 1,081" under "Output 2024 (MWh)").
+                let headers = super::facts::table::headers_of_rows(&passage.text, range.clone());
+                let sentence_terms: HashSet<String> = content_terms(text).into_iter().chain(content_terms(&headers)).collect();
                 // Matching the question matters most, then holding the kind of answer asked for
                 // (a figure for "how many", a date for "when"); earlier-ranked pages break ties.
                 let kind_bonus = if kind != AnswerKind::Other && has_kind(text, kind) { 0.25 } else { 0.0 };
@@ -52,7 +59,8 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
             continue;
         }
         let range = with_following_answer(&passage.text, range, kind);
-        let text = passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = super::facts::table::row_for_reader(&passage.text, range.clone())
+            .unwrap_or_else(|| passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" "));
         out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out

@@ -73,7 +73,7 @@ fn one_line(text: &str) -> String {
 /// One page of evidence: its label outside the fence; its title, heading and text inside,
 /// where nothing a document writes can pass for an instruction.
 fn evidence_block(template: &str, page: &EvidencePage) -> String {
-    let passages = page.passages.iter().map(|p| guard::neutralised(p.text.trim())).collect::<Vec<_>>().join("\n…\n");
+    let passages = page.passages.iter().map(|p| guard::neutralised(&super::facts::table::for_reader(p.text.trim()))).collect::<Vec<_>>().join("\n…\n");
     let lines = [fenced_line("Title", &page.doc_title), fenced_line("Section", &page.heading_path()), Some(fenced(&passages))];
     let text = lines.into_iter().flatten().collect::<Vec<_>>().join("\n");
     fill(

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use super::evidence::EvidencePassage;
 use super::facts::compare::{pieces, SourceUnit};
-use super::facts::{conflict, Reason, Statement};
+use super::facts::{conflict, table, Reason, Statement};
 use super::guard;
 use crate::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall};
 
@@ -264,7 +264,14 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
     let mut best = Support { score: 0.0, unit: 0..passage.text.len(), conflict: None };
     let mut near_miss: Option<(f32, Reason)> = None;
     let all_units = units(&passage.text);
-    let unit_terms: Vec<HashSet<String>> = all_units.iter().map(|u| terms_of(&passage.text[u.clone()], claim.cjk).into_iter().collect()).collect();
+    // A table row's figures are figures of its columns: the headers count as its words.
+    let unit_terms: Vec<HashSet<String>> = all_units
+        .iter()
+        .map(|u| {
+            let headers = table::headers_of_rows(&passage.text, u.clone());
+            terms_of(&passage.text[u.clone()], claim.cjk).into_iter().chain(terms_of(&headers, claim.cjk)).collect()
+        })
+        .collect();
     // A claim that joins statements may draw each from a neighbouring sentence.
     let pieces: Vec<Vec<String>> =
         pieces(&claim.text).into_iter().map(|p| terms_of(p, claim.cjk)).filter(|t| t.len() >= 2).collect();
@@ -350,6 +357,15 @@ mod tests {
         assert!(score("North Valley has the most installed capacity at 5,000 kW.", CAPACITY) < 0.45);
         assert!(score("The total installed capacity was 5.0 MW at the end of 2024.", CAPACITY) >= 0.6);
         assert!(score("The total installed capacity was 5,000 kW at the end of 2023.", CAPACITY) < 0.45, "wrong year");
+    }
+
+    #[test]
+    fn a_table_row_is_read_with_its_columns_headers() {
+        let table = "Table 1. Installed capacity by region\nRegion\tSites\tCapacity (kW)\tOutput 2024 (MWh)\n\
+            North Valley\t12\t1,420\t1,306\nTown Centre\t14\t640\t563";
+        assert!(score("The capacity of the Town Centre site is 640 kW.", table) >= 0.6);
+        assert!(score("North Valley has a capacity of 12 kW.", table) < 0.45, "the figure of another column");
+        assert!(score("Town Centre generated 640 MWh in 2024.", table) < 0.45, "another column's unit");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod epub;
 pub mod html;
 pub mod pdf;
 pub mod reading_order;
+pub mod cell_gaps;
 mod source;
 pub mod contained;
 pub mod text;

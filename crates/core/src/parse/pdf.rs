@@ -8,6 +8,7 @@ use super::{choose_title, normalise_text, remove_running_lines, Document, Format
 use crate::error::Result;
 use crate::glyphs::page_glyphs;
 use crate::ocr;
+use super::cell_gaps::mark_cell_gaps;
 use super::reading_order::{column_order, text_of as text_of_glyphs};
 use crate::pdfium::{recognise_page, with_pdfium};
 
@@ -70,7 +71,7 @@ fn parse_loaded(pdfium: &Pdfium, source: Source<'_>, limits: PdfLimits, progress
         let glyphs = page_glyphs(&page);
         let raw = match column_order(&glyphs) {
             Some(runs) => text_of_glyphs(&glyphs, &runs),
-            None => text_layer(&page),
+            None => mark_cell_gaps(&text_layer(&page), &glyphs),
         };
         let mut text = normalise_text(&raw);
         let mut by_ocr = false;

@@ -91,7 +91,7 @@ impl Amount {
     }
 }
 
-fn families_agree(a: Family, b: Family) -> bool {
+pub(crate) fn families_agree(a: Family, b: Family) -> bool {
     a == b || a == Family::Plain || b == Family::Plain || matches!((a, b), (Family::Count, Family::Plain) | (Family::Plain, Family::Count))
 }
 

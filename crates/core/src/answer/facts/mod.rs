@@ -9,6 +9,7 @@ pub mod compare;
 pub mod names;
 pub mod periods;
 pub mod polarity;
+pub mod table;
 
 use serde::Serialize;
 

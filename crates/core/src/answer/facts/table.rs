@@ -1,0 +1,459 @@
+//! Rows of the tables in a passage, read through the tabs the PDF parser puts where a column
+//! gutter was (`parse::cell_gaps`). A row's figure belongs to its column: "12" under "Sites"
+//! is not a capacity in kW because "Capacity (kW)" stands two columns on. The claim check
+//! asks which column a figure stands in; the prompt shows each figure with its column's
+//! header, so a small model does not have to count columns.
+
+use std::ops::Range;
+
+use super::amounts::{amounts, Family};
+
+/// Lines above a row searched for its header (section rows and other rows lie between).
+const HEADER_REACH: usize = 40;
+/// A row shown with its headers may be at most this many times as long as the row itself;
+/// past it the headers cost more of the evidence budget than they help.
+const ANNOTATED_GROWTH: usize = 4;
+
+/// A cell of a table row: its text, and where it stands in the line (a currency sign drawn
+/// as a cell of its own included).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub range: Range<usize>,
+}
+
+/// Whether `line` is drawn as a table row: cells split by the parser's tabs, or by pipes as
+/// Markdown, CSV, DOCX and HTML tables are written ("| North Valley | 12 |").
+pub fn is_table_line(line: &str) -> bool {
+    line.contains('\t') || line.trim_start().starts_with('|') || line.contains(" | ")
+}
+
+/// The raw cells of a table line, as byte ranges of the line.
+fn raw_cells(line: &str) -> Vec<Range<usize>> {
+    let separator = if line.contains('\t') { '\t' } else { '|' };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, c) in line.char_indices() {
+        if c == separator {
+            out.push(start..at);
+            start = at + c.len_utf8();
+        }
+    }
+    out.push(start..line.len());
+    out
+}
+
+const CURRENCY_SIGNS: [&str; 4] = ["$", "€", "£", "¥"];
+
+/// The cells of a table line, with a lone currency sign joined to the figure it stands before
+/// ("$ ⇥ 3,642 $ ⇥ 3,507" is "$3,642", "$3,507"); empty when the line is no table row.
+pub fn cells_of(line: &str) -> Vec<Cell> {
+    if !is_table_line(line) {
+        return Vec::new();
+    }
+    let mut out: Vec<Cell> = Vec::new();
+    let mut carried: Option<(String, usize)> = None;
+    for range in raw_cells(line) {
+        let mut text = line[range.clone()].trim().to_string();
+        let mut start = range.start;
+        if let Some((sign, from)) = carried.take() {
+            text = format!("{sign}{text}");
+            start = from;
+        }
+        let mut end = range.end;
+        for sign in CURRENCY_SIGNS {
+            if text == sign {
+                carried = Some((text.clone(), start));
+                text.clear();
+            } else if let Some(rest) = text.strip_suffix(sign).filter(|r| r.ends_with(' ')) {
+                let sign_at = line[range.clone()].rfind(sign).map_or(range.end, |i| range.start + i);
+                carried = Some((sign.to_string(), sign_at));
+                end = sign_at;
+                text = rest.trim_end().to_string();
+            }
+        }
+        if !text.is_empty() {
+            out.push(Cell { text, range: start..end });
+        }
+    }
+    if let Some((sign, from)) = carried {
+        out.push(Cell { text: sign, range: from..line.len() });
+    }
+    out
+}
+
+/// The cells' texts of a table line (see [`cells_of`]).
+pub fn cells(line: &str) -> Vec<String> {
+    cells_of(line).into_iter().map(|c| c.text).collect()
+}
+
+/// A Markdown table's rule under its header ("| --- | :---: |").
+fn is_rule(cells: &[String]) -> bool {
+    !cells.is_empty() && cells.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | '=' | ' ')))
+}
+
+/// A cell that holds one figure: "1,420", "(2,980)", "$0.309", "12%", or a dash for none.
+fn is_value(cell: &str) -> bool {
+    if matches!(cell, "—" | "–" | "-" | "n/a" | "N/A" | "nm" | "NM") {
+        return true;
+    }
+    let letters = cell.chars().filter(|c| c.is_alphabetic()).count();
+    let digits = cell.chars().any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c));
+    digits && letters <= 3 && amounts(cell, None).len() == 1
+}
+
+fn is_year(cell: &str) -> bool {
+    let digits = cell.trim_start_matches("FY").trim_start_matches("fy");
+    digits.len() == 4 && digits.chars().all(|c| c.is_ascii_digit()) && matches!(&digits[..2], "19" | "20")
+}
+
+/// A data row: a label and figures after it.
+fn is_data_row(cells: &[String]) -> bool {
+    cells.len() >= 2 && cells[1..].iter().all(|c| is_value(c)) && !cells[1..].iter().all(|c| is_year(c))
+}
+
+/// A header row: its cells name columns (words, or the years of a financial table).
+fn is_header_row(cells: &[String]) -> bool {
+    cells.len() >= 2 && (cells.iter().skip(1).all(|c| is_year(c)) || !cells[1..].iter().any(|c| is_value(c) && !is_year(c)))
+}
+
+/// The headers of a row's value columns: one title per value cell, and the cells of a
+/// spanning header above them when there is one ("Six Months Ended December 31," over
+/// "2022 ⇥ 2021"), each spanning `width` titles.
+struct Headers {
+    titles: Vec<String>,
+    spans: Vec<String>,
+    width: usize,
+}
+
+impl Headers {
+    /// The whole header of value column `j`: "Six Months Ended December 31, 2022".
+    fn full(&self, j: usize) -> Option<String> {
+        let title = self.titles.get(j)?;
+        Some(match self.spans.get(j / self.width.max(1)) {
+            Some(span) => format!("{span} {title}"),
+            None => title.clone(),
+        })
+    }
+}
+
+/// Whether a line's cells can head a table's columns.
+fn heads_columns(cells: &[String]) -> bool {
+    !cells.is_empty() && !is_rule(cells) && !is_data_row(cells) && is_header_row(cells)
+}
+
+/// A header line's titles for a row of `values` value cells, with the spanning header line
+/// above it (when that one divides the columns evenly); `None` when they do not line up.
+fn line_up(header: Vec<String>, spanning: Option<Vec<String>>, values: usize) -> Option<Headers> {
+    let titles: Vec<String> = if header.len() == values + 1 {
+        header[1..].to_vec()
+    } else if header.len() == values {
+        header
+    } else {
+        return None;
+    };
+    Some(match spanning.filter(|c| !c.is_empty() && !is_rule(c)) {
+        Some(span) if span.len() >= 2 && values % span.len() == 0 && !span.iter().any(|c| is_value(c)) => {
+            Headers { titles, width: values / span.len(), spans: span }
+        }
+        _ => Headers { titles, spans: Vec::new(), width: values },
+    })
+}
+
+/// The headers of the row that starts at `line_start` in `passage` and has `values` value
+/// cells: the nearest line above that heads columns, within [`HEADER_REACH`] lines.
+fn headers_for(passage: &str, line_start: usize, values: usize) -> Option<Headers> {
+    let above: Vec<&str> = passage[..line_start].lines().rev().take(HEADER_REACH).collect();
+    for (i, line) in above.iter().enumerate() {
+        let header = cells(line);
+        if heads_columns(&header) {
+            return line_up(header, above.get(i + 1).map(|l| cells(l)), values);
+        }
+    }
+    None
+}
+
+/// A row as the model reads it: "North Valley | Sites: 12 | Capacity (kW): 1,420", or under
+/// a spanning header "Net sales | Three Months Ended December 31: 2022 $3,642, 2021 $3,507".
+fn annotated(row: &[String], headers: &Headers) -> String {
+    let values = &row[1..];
+    let mut parts = vec![row[0].clone()];
+    if headers.spans.is_empty() {
+        parts.extend(values.iter().zip(&headers.titles).map(|(v, h)| format!("{h}: {v}")));
+    } else {
+        for (k, span) in headers.spans.iter().enumerate() {
+            let range = k * headers.width..((k + 1) * headers.width).min(values.len());
+            let figures: Vec<String> = range.map(|j| format!("{} {}", headers.titles[j], values[j])).collect();
+            parts.push(format!("{}: {}", span.trim_end_matches(','), figures.join(", ")));
+        }
+    }
+    parts.join(" | ")
+}
+
+/// The column a figure of a table row stands in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub header: String,
+    /// The unit its header gives ("Capacity (kW)": power), if any.
+    pub family: Option<Family>,
+    /// The units the row's other columns give.
+    pub other_families: Vec<Family>,
+    /// The whole headers of the row's other columns.
+    pub other_headers: Vec<String>,
+}
+
+/// The unit a header names, in parentheses or as the header itself: "Capacity (kW)",
+/// "Output 2024 (MWh)", "%", "Headcount (people)".
+pub fn header_family(header: &str) -> Option<Family> {
+    let inner = match (header.rfind('('), header.rfind(')')) {
+        (Some(open), Some(close)) if open < close => &header[open + 1..close],
+        _ => header,
+    };
+    let found = amounts(&format!("1 {}", inner.trim()), None);
+    match found.as_slice() {
+        [one] if one.family != Family::Plain && one.span.end >= 2 + inner.trim().len() => Some(one.family),
+        _ => None,
+    }
+}
+
+/// The column of the figure at byte `at` of `text` (a row of `passage`'s tables), when the
+/// row is a table row under a header that lines up with it.
+pub fn column_at(text: &str, at: usize, passage: &str) -> Option<Column> {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[line_start..line_end];
+    let cells = cells_of(line);
+    let row: Vec<String> = cells.iter().map(|c| c.text.clone()).collect();
+    if !is_data_row(&row) {
+        return None;
+    }
+    let in_line = at - line_start;
+    let cell_index = cells.iter().position(|c| c.range.start <= in_line && in_line < c.range.end)?;
+    let value_index = cell_index.checked_sub(1)?;
+    let row_at = passage.find(line)?;
+    let headers = headers_for(passage, row_at, row.len() - 1)?;
+    let header = headers.full(value_index)?;
+    let family = header_family(&headers.titles[value_index]);
+    let others = || (0..headers.titles.len()).filter(|j| *j != value_index);
+    let other_families = others().filter_map(|j| header_family(&headers.titles[j])).collect();
+    let other_headers = others().filter_map(|j| headers.full(j)).collect();
+    Some(Column { header, family, other_families, other_headers })
+}
+
+/// The headers of the table rows in `passage[unit]`, joined: what a row's bare figures are
+/// figures of ("Capacity (kW)"), which a claim about the row names and the row itself does not.
+pub fn headers_of_rows(passage: &str, unit: std::ops::Range<usize>) -> String {
+    let text = &passage[unit.clone()];
+    if !is_table_line(text) {
+        return String::new();
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut offset = unit.start;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let row = cells(line.trim_end_matches('\n'));
+        // The row's own line starts at or before the unit: a unit is a line or more.
+        let line_start = passage[..start].rfind('\n').map_or(0, |i| i + 1);
+        if let Some(headers) = is_data_row(&row).then(|| headers_for(passage, line_start, row.len() - 1)).flatten() {
+            out.extend((0..row.len() - 1).filter_map(|j| headers.full(j)));
+        }
+    }
+    out.join(" ")
+}
+
+/// `passage[range]` shown with its columns' headers when it is one table row under a header
+/// ("Town Centre | Sites: 14 | Capacity (kW): 640 | Output 2024 (MWh): 563").
+pub fn row_for_reader(passage: &str, range: std::ops::Range<usize>) -> Option<String> {
+    let line = passage[range.clone()].trim();
+    if !is_table_line(line) || line.contains('\n') {
+        return None;
+    }
+    let row = cells(line);
+    let line_start = passage[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    is_data_row(&row).then(|| headers_for(passage, line_start, row.len() - 1)).flatten().map(|h| annotated(&row, &h))
+}
+
+/// Whether `line` is a table's header row (its cells name columns): a quote of it states
+/// nothing.
+pub fn is_header_line(line: &str) -> bool {
+    let line = line.trim();
+    is_table_line(line) && !line.contains('\n') && heads_columns(&cells(line))
+}
+
+/// Each line of `passage` in order, with its byte range (newline excluded), its cells (empty
+/// for a line that is no table row) and, for a data row, the headers it lines up with. One
+/// pass: the latest line that heads columns is kept for the rows under it.
+fn walk(passage: &str, mut visit: impl FnMut(Range<usize>, &[String], Option<Headers>)) {
+    // The latest header line's cells, the table line before it, and how many lines ago it was.
+    let mut header: Option<(Vec<String>, Option<Vec<String>>, usize)> = None;
+    let mut previous: Option<Vec<String>> = None;
+    let mut offset = 0;
+    for line in passage.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        if let Some((_, _, age)) = header.as_mut() {
+            *age += 1;
+        }
+        if !is_table_line(body) {
+            visit(start..start + body.len(), &[], None);
+            previous = None;
+            continue;
+        }
+        let row = cells(body);
+        if heads_columns(&row) {
+            header = Some((row.clone(), previous.take(), 0));
+        }
+        let headers = is_data_row(&row)
+            .then(|| header.as_ref().filter(|(_, _, age)| *age <= HEADER_REACH))
+            .flatten()
+            .and_then(|(h, span, _)| line_up(h.clone(), span.clone(), row.len() - 1));
+        visit(start..start + body.len(), &row, headers);
+        previous = Some(row);
+    }
+}
+
+/// `passage` as the model reads it: each table row with its columns' headers beside its
+/// figures ("North Valley | Sites: 12 | Capacity (kW): 1,420"), other cells split by " | ".
+pub fn for_reader(passage: &str) -> String {
+    if !passage.lines().any(is_table_line) {
+        return passage.to_string();
+    }
+    let mut out = String::with_capacity(passage.len() * 2);
+    let mut first = true;
+    walk(passage, |range, row, headers| {
+        if !std::mem::take(&mut first) {
+            out.push('\n');
+        }
+        let body = &passage[range];
+        if row.is_empty() {
+            out.push_str(body);
+            return;
+        }
+        let annotated = headers.map(|h| annotated(row, &h)).filter(|a| a.len() <= ANNOTATED_GROWTH * body.len());
+        // Rows without a header to line up with stay as they are written; tabs read as " | ".
+        out.push_str(&annotated.unwrap_or_else(|| if body.contains('\t') { row.join(" | ") } else { body.to_string() }));
+    });
+    if passage.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// One figure of a table with what it is a figure of.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TableCell {
+    /// The row's label ("North Valley", "Net sales").
+    pub row: String,
+    /// The column's whole header ("Capacity (kW)", "Six Months Ended December 31, 2022").
+    pub column: String,
+    /// The figure as written ("1,420", "$3,642", "(2,980)").
+    pub value: String,
+    /// The row's line in the text (byte range), for citing and highlighting it.
+    pub line: Range<usize>,
+}
+
+/// Every figure of the tables in `text` (a page) that lines up with a header.
+pub fn table_cells(text: &str) -> Vec<TableCell> {
+    let mut out = Vec::new();
+    walk(text, |range, row, headers| {
+        let Some(headers) = headers else { return };
+        for (j, value) in row[1..].iter().enumerate() {
+            if let Some(column) = headers.full(j) {
+                out.push(TableCell { row: row[0].clone(), column, value: value.clone(), line: range.clone() });
+            }
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAPACITY: &str = "Table 1. Installed capacity by region\nRegion\tSites\tCapacity (kW)\tOutput 2024 (MWh)\nNorth Valley\t12\t1,420\t1,306\nRiverside\t9\t960\t874\nNorth Valley remains the largest region.";
+    const INCOME: &str = "Three Months Ended December 31,\tSix Months Ended December 31,\n($ in millions)\t2022\t2021\t2022\t2021\nNet sales\t$\t3,642 $\t3,507 $\t7,354 $\t6,927\nCost of sales\t(2,980)\t(2,862)\t(6,024)\t(5,632)";
+
+    #[test]
+    fn a_figure_takes_its_columns_header_and_unit() {
+        let at = CAPACITY.find("12\t").unwrap();
+        let sites = column_at(CAPACITY, at, CAPACITY).unwrap();
+        assert_eq!(sites.header, "Sites");
+        assert_eq!(sites.family, None);
+        assert_eq!(sites.other_families, vec![Family::Power, Family::Energy]);
+        let capacity = column_at(CAPACITY, CAPACITY.find("1,420").unwrap(), CAPACITY).unwrap();
+        assert_eq!(capacity.family, Some(Family::Power));
+        let prose = CAPACITY.find("largest").unwrap();
+        assert_eq!(column_at(CAPACITY, prose, CAPACITY), None);
+    }
+
+    #[test]
+    fn currency_signs_in_cells_of_their_own_do_not_shift_columns() {
+        assert_eq!(cells("Net sales\t$\t3,642 $\t3,507"), vec!["Net sales", "$3,642", "$3,507"]);
+        let at = INCOME.find("7,354").unwrap();
+        let column = column_at(INCOME, at, INCOME).unwrap();
+        assert_eq!(column.header, "Six Months Ended December 31, 2022");
+    }
+
+    #[test]
+    fn the_reader_sees_each_figure_with_its_header() {
+        let read = for_reader(CAPACITY);
+        assert!(read.contains("North Valley | Sites: 12 | Capacity (kW): 1,420 | Output 2024 (MWh): 1,306"), "{read}");
+        assert!(read.contains("Region | Sites | Capacity (kW)"), "{read}");
+        assert!(read.ends_with("North Valley remains the largest region."));
+        let income = for_reader(INCOME);
+        assert!(income.contains("Cost of sales | Three Months Ended December 31: 2022 (2,980), 2021 (2,862) | Six Months Ended December 31: 2022 (6,024), 2021 (5,632)"), "{income}");
+        assert_eq!(for_reader("no tables here"), "no tables here");
+    }
+
+    #[test]
+    fn a_rows_headers_are_found_for_its_unit() {
+        let start = CAPACITY.find("Riverside").unwrap();
+        let end = start + "Riverside\t9\t960\t874".len();
+        assert_eq!(headers_of_rows(CAPACITY, start..end), "Sites Capacity (kW) Output 2024 (MWh)");
+        assert_eq!(headers_of_rows(CAPACITY, 0..10), "");
+    }
+
+    #[test]
+    fn a_quoted_row_carries_its_headers() {
+        let start = CAPACITY.find("Riverside").unwrap();
+        let end = start + "Riverside\t9\t960\t874".len();
+        assert_eq!(row_for_reader(CAPACITY, start..end).unwrap(), "Riverside | Sites: 9 | Capacity (kW): 960 | Output 2024 (MWh): 874");
+        assert!(is_header_line("Region\tSites\tCapacity (kW)\tOutput 2024 (MWh)"));
+        assert!(!is_header_line("Riverside\t9\t960\t874"));
+        assert!(!is_header_line("North Valley remains the largest region."));
+    }
+
+    #[test]
+    fn pipe_tables_are_read_like_tabbed_ones() {
+        let markdown = "| Region | Sites | Capacity (kW) |\n| --- | ---: | ---: |\n| North Valley | 12 | 1,420 |\n| Riverside | 9 | 960 |";
+        assert_eq!(cells("| North Valley | 12 | 1,420 |"), vec!["North Valley", "12", "1,420"]);
+        let at = markdown.find("1,420").unwrap();
+        let column = column_at(markdown, at, markdown).unwrap();
+        assert_eq!((column.header.as_str(), column.family), ("Capacity (kW)", Some(Family::Power)));
+        let read = for_reader(markdown);
+        assert!(read.contains("North Valley | Sites: 12 | Capacity (kW): 1,420\n"), "{read}");
+        assert!(read.starts_with("| Region | Sites | Capacity (kW) |\n| --- |"), "{read}");
+        let html = "Region | Sites | Capacity (kW) | \nNorth Valley | 12 | 1,420 | ";
+        assert_eq!(column_at(html, html.find("1,420").unwrap(), html).unwrap().header, "Capacity (kW)");
+        assert_eq!(for_reader("Plain prose, no table."), "Plain prose, no table.");
+    }
+
+    #[test]
+    fn every_figure_of_a_page_comes_with_its_row_and_column() {
+        let cells = table_cells(CAPACITY);
+        assert_eq!(cells.len(), 6);
+        let capacity = cells.iter().find(|c| c.row == "North Valley" && c.column == "Capacity (kW)").unwrap();
+        assert_eq!(capacity.value, "1,420");
+        assert_eq!(&CAPACITY[capacity.line.clone()], "North Valley\t12\t1,420\t1,306");
+        let income = table_cells(INCOME);
+        assert!(income.iter().any(|c| c.row == "Cost of sales" && c.column == "Six Months Ended December 31, 2021" && c.value == "(5,632)"));
+    }
+
+    #[test]
+    fn rows_without_a_matching_header_are_split_plainly() {
+        let read = for_reader("A\tB\nx\t1\t2\t3");
+        assert_eq!(read, "A | B\nx | 1 | 2 | 3");
+    }
+}
