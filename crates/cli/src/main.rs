@@ -10,6 +10,7 @@ mod documents_cmd;
 mod endpoint_args;
 mod eval_answers_cmd;
 mod eval_cmd;
+mod extract_cmd;
 mod index_cmd;
 mod models_cmd;
 mod network_log_cmd;
@@ -77,6 +78,9 @@ enum Command {
     },
     /// Search the index; prints ranked passages with document, page and score.
     Search(search_cmd::SearchArgs),
+    /// Read the same fields from the tables of many documents into one row per document, each
+    /// value with its page, row and column (--csv FILE, or --json)
+    Extract(extract_cmd::ExtractArgs),
     /// Answer a question from the indexed documents, with checked [Doc_p] citations.
     Ask(ask_cmd::AskArgs),
     /// Answer evaluation: gold-page citations, abstaining, label validity, time to first token.
@@ -209,6 +213,7 @@ fn main() {
         Command::Watch(args) => watch_cmd::watch(&ctx, args),
         Command::Status { json } => watch_cmd::status(&ctx, json),
         Command::Documents { json } => documents_cmd::run(&ctx, json),
+        Command::Extract(args) => extract_cmd::run(&ctx, args),
         Command::History { file, json } => watch_cmd::history(&ctx, &file, json),
         Command::Models(cmd) => models_cmd::run(&ctx, cmd),
         Command::BenchClaims(args) => claims_cmd::run(&ctx, args),

@@ -69,3 +69,34 @@ fn modify_delete_rename() {
     assert_eq!(c["vectors_extra"], 0);
     assert_eq!(c["vectors_missing"], 0);
 }
+
+/// A library indexed before PDF text kept table cells apart reads its PDFs again, once: their
+/// bytes did not change, their text did. Other files stay unchanged.
+#[test]
+fn pdfs_read_by_an_older_text_extraction_are_read_again_once() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = folder_with(&[
+        ("field-guide-solar-2024.pdf", &repo_root().join("assets/sample/field-guide-solar-2024.pdf")),
+        ("team-handbook.md", &repo_root().join("assets/sample/team-handbook.md")),
+    ]);
+    let first = index_json(data.path(), &[sample.path()]);
+    assert_eq!(first["indexed"], 2, "{first}");
+    // What an older version left: the table row's cells joined by spaces, no marker.
+    let db = rusqlite::Connection::open(data.path().join("pagewise.sqlite")).unwrap();
+    let removed = db.execute("DELETE FROM meta WHERE key LIKE 'pdf_text:%'", []).unwrap();
+    assert_eq!(removed, 1, "the root's marker was written");
+    db.execute("UPDATE pages SET text = replace(text, char(9), ' ')", []).unwrap();
+    drop(db);
+    let tabbed = |data: &std::path::Path| -> i64 {
+        rusqlite::Connection::open(data.join("pagewise.sqlite")).unwrap().query_row("SELECT count(*) FROM pages WHERE instr(text, char(9)) > 0", [], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(tabbed(data.path()), 0);
+
+    let upgraded = index_json(data.path(), &[sample.path()]);
+    assert_eq!((upgraded["indexed"].as_u64(), upgraded["unchanged"].as_u64()), (Some(1), Some(1)), "only the PDF: {upgraded}");
+    assert!(tabbed(data.path()) >= 1, "the table page is read with its cells apart");
+    let again = index_json(data.path(), &[sample.path()]);
+    assert_eq!((again["indexed"].as_u64(), again["unchanged"].as_u64()), (Some(0), Some(2)), "once: {again}");
+    let out = run_ok(pagewise(data.path()).args(["extract", "--field", "capacity", "--json"]).arg(sample.path()));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"5,000\""), "the re-read table is extracted");
+}

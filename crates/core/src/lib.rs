@@ -22,6 +22,7 @@ pub mod embedder_catalog;
 pub mod engine;
 mod error;
 pub mod eval;
+pub mod extract;
 pub mod facets;
 pub mod glyphs;
 pub mod gguf;

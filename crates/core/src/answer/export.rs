@@ -160,7 +160,7 @@ fn claim_markdown(s: &SentenceRecord, numbers: &HashMap<(PathBuf, u32, usize), u
 /// A CSV cell. One that starts like a formula (=, +, -, @, tab, carriage return) gets a
 /// leading apostrophe: claims and quotes come from documents and models, and a spreadsheet
 /// would otherwise run `=HYPERLINK(…)` or `=cmd|…` when the export is opened.
-fn csv_field(text: &str) -> String {
+pub(crate) fn csv_field(text: &str) -> String {
     let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))

@@ -13,7 +13,14 @@ pub enum MetaKey {
     VectorChecksum,
     /// When a root's last complete scan finished (Unix seconds).
     LastScan(PathBuf),
+    /// How the PDFs under a root were read into text ([`PDF_TEXT_VERSION`] when current).
+    PdfText(PathBuf),
 }
+
+/// Changes when PDF text extraction changes what it writes (now: table cells apart by tabs),
+/// so the PDFs of a library indexed before are read again once, though their bytes did not
+/// change.
+pub const PDF_TEXT_VERSION: &str = "cell-gaps-1";
 
 impl MetaKey {
     pub fn last_scan(root: &Path) -> MetaKey {
@@ -28,6 +35,7 @@ impl MetaKey {
             MetaKey::EmbedDimensions => "embed_dimensions".into(),
             MetaKey::VectorChecksum => "vector_checksum".into(),
             MetaKey::LastScan(root) => format!("last_scan:{}", root.display()),
+            MetaKey::PdfText(root) => format!("pdf_text:{}", root.display()),
         }
     }
 }

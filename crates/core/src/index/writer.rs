@@ -121,6 +121,15 @@ impl Stores {
             self.store.forget_failure(path)?;
         }
 
+        // PDFs read by an older text extraction are read again, once, under each such root.
+        let mut stale_roots: Vec<&PathBuf> = Vec::new();
+        for root in &found.roots {
+            if self.store.meta(&super::MetaKey::PdfText(root.clone()))?.as_deref() != Some(super::meta::PDF_TEXT_VERSION) {
+                stale_roots.push(root);
+            }
+        }
+        let reread = |p: &Path| crate::viewer::is_pdf(p) && stale_roots.iter().any(|r| p.starts_with(r));
+
         let mut to_check = Vec::new();
         let now_ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i64);
         for entry in &found.files {
@@ -128,7 +137,7 @@ impl Stores {
             // tick (1–2 s on some file systems) without its size changing: hash it to be sure.
             let settled = now_ns - entry.mtime_ns > RACY_MTIME_NS;
             match by_path.get(entry.path.as_path()) {
-                Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns && settled => report.unchanged += 1,
+                Some(s) if s.size == entry.size && s.mtime_ns == entry.mtime_ns && settled && !reread(&entry.path) => report.unchanged += 1,
                 _ => match failures.get(&entry.path) {
                     // A file that failed stays failed until it changes, except that a crash,
                     // a hang or an interrupted parse gets one more try: those can be the
@@ -154,7 +163,7 @@ impl Stores {
                 report.interrupted = true;
                 break;
             }
-            if let Some(content_hash) = self.classify(entry, run, &by_path, &mut missing, &mut batch, &mut report)? {
+            if let Some(content_hash) = self.classify(entry, run, &by_path, &mut missing, &mut batch, &mut report, reread(&entry.path))? {
                 to_parse.push((entry, content_hash));
             }
         }
@@ -265,6 +274,7 @@ impl Stores {
             let now = super::store::now_secs().to_string();
             for root in &found.roots {
                 self.store.set_meta(&super::MetaKey::last_scan(root), &now)?;
+                self.store.set_meta(&super::MetaKey::PdfText(root.clone()), super::meta::PDF_TEXT_VERSION)?;
             }
         }
         report.pending_vectors = {
@@ -315,6 +325,7 @@ impl Stores {
         missing: &mut Vec<&StoredFile>,
         batch: &mut Batch,
         report: &mut IndexReport,
+        reread: bool,
     ) -> Result<Option<String>> {
         let outcome = if entry.size > run.max_file_bytes {
             let reason = format!("file of {} bytes, over the limit of {}", entry.size, run.max_file_bytes);
@@ -330,7 +341,7 @@ impl Stores {
             };
             let existing = by_path.get(entry.path.as_path()).copied();
             match existing {
-                Some(s) if s.content_hash == content_hash => {
+                Some(s) if s.content_hash == content_hash && !reread => {
                     batch.touched.push((s.doc_id, entry.mtime_ns));
                     report.unchanged += 1;
                     FileOutcome::Unchanged

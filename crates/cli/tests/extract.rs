@@ -1,0 +1,50 @@
+//! `pagewise extract` on the sample folder: fields read from the capacity table of the real
+//! PDF through PDFium, each with its page, row and column; documents without such a table say
+//! why; the CSV names each value's source, and the row it cites highlights on its page.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failed step should stop the test loudly
+
+mod common;
+
+use common::*;
+
+#[test]
+fn fields_are_read_from_the_sample_table_with_their_sources() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("assets/sample");
+    index_json(data.path(), &[&sample]);
+    let out = run_ok(pagewise(data.path()).args(["extract", "--field", "capacity", "--field", "north valley output", "--field", "share price", "--json"]).arg(&sample));
+    let rows = json(&out);
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3, "one row per document: {rows:#?}");
+    let report = rows.iter().find(|r| r["path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf")).unwrap();
+    let values = report["values"].as_array().unwrap();
+    // "capacity" is a column: the total row says least besides it.
+    assert_eq!(values[0]["value"], "5,000", "{report:#}");
+    assert_eq!((values[0]["row"].as_str(), values[0]["column"].as_str()), (Some("Total"), Some("Capacity (kW)")));
+    assert_eq!((values[0]["page"].as_u64(), values[0]["unit"].as_str()), (Some(3), Some("power")));
+    // Row and column together name one cell.
+    assert_eq!(values[1]["value"], "1,306", "{report:#}");
+    assert_eq!((values[1]["row"].as_str(), values[1]["column"].as_str(), values[1]["unit"].as_str()), (Some("North Valley"), Some("Output 2024 (MWh)"), Some("energy")));
+    assert!(values[2]["value"].is_null() && values[2]["reason"].as_str().unwrap().contains("share price"), "{report:#}");
+    let handbook = rows.iter().find(|r| r["path"].as_str().unwrap().ends_with("team-handbook.md")).unwrap();
+    assert!(handbook["values"][0]["value"].is_null() && handbook["values"][0]["reason"].as_str().is_some(), "{handbook:#}");
+
+    // The cited row is found on its page: the viewer highlights it.
+    let quote = values[1]["quote"].as_str().unwrap();
+    let rendered = run_ok(pagewise(data.path()).args(["render", "--width", "300", "--page", "3", "--quote", quote]).arg(sample.join("field-guide-solar-2024.pdf")));
+    let text = String::from_utf8_lossy(&rendered.stdout).to_string();
+    assert!(!text.contains(" 0 highlight rectangles"), "{text}");
+
+    // A period picks its column; the CSV carries every source.
+    let csv = data.path().join("out.csv");
+    run_ok(pagewise(data.path()).args(["extract", "--field", "north valley output", "--period", "2024", "--csv"]).arg(&csv).arg(&sample));
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(written.starts_with("document,title,north valley output,north valley output unit,north valley output source\n"), "{written}");
+    assert!(written.contains("1,306"), "{written}");
+    assert!(written.contains("field-guide-solar-2024.pdf p.3 · row North Valley · column Output 2024 (MWh)"), "{written}");
+    let stale = run_ok(pagewise(data.path()).args(["extract", "--field", "north valley output", "--period", "2019", "--json"]).arg(&sample));
+    let stale = json(&stale);
+    let report = stale.as_array().unwrap().iter().find(|r| r["path"].as_str().unwrap().ends_with(".pdf")).unwrap();
+    assert!(report["values"][0]["value"].is_null(), "no 2019 column: {report:#}");
+}

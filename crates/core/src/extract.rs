@@ -1,0 +1,252 @@
+//! The same fields read from the tables of many documents: one row per document, each value
+//! with the row and column it was read from, its unit and scale, and its page, or the reason
+//! the document has none. A field is matched against row labels and column headers together
+//! ("capacity" is a column, "net sales" a row, "north valley capacity" one cell); the cell
+//! whose row and column say least besides the field wins ("Total" over "North Valley" for
+//! "capacity"), and among equals the first in the document (statements before their notes,
+//! the latest year first).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::answer::facts::amounts::caption_scale;
+use crate::answer::facts::compare::fold;
+use crate::answer::facts::table::{header_family, table_cells, TableCell};
+use crate::answer::facts::{amounts, periods, Period};
+use crate::engine::Queries;
+use crate::error::Result;
+use crate::text::content_terms;
+
+/// What to read, and from which documents.
+#[derive(Debug, Clone)]
+pub struct ExtractRequest {
+    pub fields: Vec<String>,
+    /// Only columns (or rows) of this period: "2024", "FY2022", "Q3 2023".
+    pub period: Option<String>,
+    pub documents: Vec<i64>,
+}
+
+/// One field of one document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExtractedValue {
+    pub field: String,
+    /// The figure as the table writes it; `None` with a `reason` when there is none.
+    pub value: Option<String>,
+    /// The kind of unit its column or cell gives: "power", "currency", "percent", ….
+    pub unit: Option<String>,
+    /// The scale the page's caption gives bare figures: "thousands", "millions", ….
+    pub scale: Option<String>,
+    pub row: Option<String>,
+    pub column: Option<String>,
+    pub page: Option<u32>,
+    /// The row as it stands on the page, to find and highlight it.
+    pub quote: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// One document's row of the extraction.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtractedDocument {
+    pub doc_id: i64,
+    pub path: PathBuf,
+    pub title: String,
+    pub values: Vec<ExtractedValue>,
+}
+
+/// A table cell found on a page, with the page's caption scale.
+struct PageCell {
+    page: u32,
+    cell: TableCell,
+    scale: Option<f64>,
+    quote: String,
+}
+
+fn terms(text: &str) -> HashSet<String> {
+    content_terms(text).into_iter().filter(|t| !t.as_bytes()[0].is_ascii_digit()).map(|t| fold(&t)).collect()
+}
+
+fn scale_name(scale: f64) -> &'static str {
+    match scale as u64 {
+        1_000 => "thousands",
+        10_000 => "ten thousands",
+        1_000_000 => "millions",
+        100_000_000 => "hundred millions",
+        _ => "billions",
+    }
+}
+
+fn unit_of(cell: &TableCell) -> Option<String> {
+    let family = header_family(&cell.column)
+        .or_else(|| amounts(&cell.value, None).first().map(|a| a.family).filter(|f| *f != crate::answer::facts::Family::Plain))?;
+    Some(format!("{family:?}").to_lowercase())
+}
+
+/// How well `cell` answers `field` (terms already taken apart): `None` when the field's words
+/// are not all in its row label and column header, or the period is not its column's (or
+/// row's); else the share of the row's and column's words the field accounts for.
+fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> Option<f32> {
+    let mut named: HashSet<String> = terms(&cell.row);
+    named.extend(terms(&cell.column));
+    if field.is_empty() || !field.is_subset(&named) {
+        return None;
+    }
+    if let Some(p) = period {
+        let stated: Vec<Period> = periods(&cell.column).into_iter().chain(periods(&cell.row)).map(|(q, _)| q).collect();
+        if !stated.iter().any(|q| p.named_by(q)) {
+            return None;
+        }
+    }
+    // A field that names only a column ("capacity") is the table's total when it has one,
+    // not the figure of whichever row comes first.
+    let row = cell.row.trim().to_lowercase();
+    let names_no_row = field.is_disjoint(&terms(&cell.row));
+    let total = ["total", "合计", "总计"].iter().any(|t| row.starts_with(t));
+    let bonus = if names_no_row && total { 1.0 } else { 0.0 };
+    Some(field.len() as f32 / named.len().max(1) as f32 + bonus)
+}
+
+fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedValue {
+    match found {
+        Some(c) => ExtractedValue {
+            field: field.to_string(),
+            value: Some(c.cell.value.clone()),
+            unit: unit_of(&c.cell),
+            scale: c.scale.map(|s| scale_name(s).to_string()),
+            row: Some(c.cell.row.clone()),
+            column: Some(c.cell.column.clone()),
+            page: Some(c.page),
+            quote: Some(c.quote.clone()),
+            reason: None,
+        },
+        None => ExtractedValue {
+            field: field.to_string(),
+            value: None,
+            unit: None,
+            scale: None,
+            row: None,
+            column: None,
+            page: None,
+            quote: None,
+            reason: Some(reason),
+        },
+    }
+}
+
+/// Reads `request.fields` from each document's tables.
+pub fn extract(q: &impl Queries, request: &ExtractRequest) -> Result<Vec<ExtractedDocument>> {
+    let period: Option<Period> = request.period.as_deref().and_then(|p| periods(p).into_iter().next().map(|(q, _)| q));
+    let fields: Vec<(String, HashSet<String>)> = request.fields.iter().map(|f| (f.clone(), terms(f))).collect();
+    let mut out = Vec::new();
+    for &doc_id in &request.documents {
+        let Some(info) = q.document(doc_id)? else { continue };
+        let mut cells: Vec<PageCell> = Vec::new();
+        for page in 1..=info.page_count {
+            let Some(text) = q.page_text(doc_id, page)? else { continue };
+            let scale = caption_scale(&text);
+            for cell in table_cells(&text) {
+                let quote = text[cell.line.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+                cells.push(PageCell { page, cell, scale, quote });
+            }
+        }
+        let values = fields
+            .iter()
+            .map(|(field, wanted)| {
+                let mut best: Option<(f32, &PageCell)> = None;
+                for c in &cells {
+                    if let Some(s) = score(wanted, period.as_ref(), &c.cell) {
+                        if best.is_none_or(|(b, _)| s > b) {
+                            best = Some((s, c));
+                        }
+                    }
+                }
+                let reason = match (cells.is_empty(), &request.period) {
+                    (true, _) => "no table with a header row was read in this document".to_string(),
+                    (false, Some(p)) => format!("no table row or column matches \"{field}\" for {p}"),
+                    (false, None) => format!("no table row or column matches \"{field}\""),
+                };
+                value_of(field, best.map(|(_, c)| c), reason)
+            })
+            .collect();
+        out.push(ExtractedDocument { doc_id, path: info.path, title: info.title, values });
+    }
+    Ok(out)
+}
+
+/// The extraction as CSV: one row per document; per field its value, unit (with scale), and
+/// source ("report.pdf p.3 · row North Valley · column Capacity (kW)") or why it is empty.
+pub fn to_csv(documents: &[ExtractedDocument], fields: &[String]) -> String {
+    use crate::answer::export::csv_field;
+    let mut header = vec!["document".to_string(), "title".to_string()];
+    for f in fields {
+        header.extend([f.clone(), format!("{f} unit"), format!("{f} source")]);
+    }
+    let mut out = header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(",");
+    out.push('\n');
+    for d in documents {
+        let mut row = vec![d.path.display().to_string(), d.title.clone()];
+        for v in &d.values {
+            let unit = [v.unit.clone(), v.scale.clone()].into_iter().flatten().collect::<Vec<_>>().join(", ");
+            let source = match (&v.page, &v.row, &v.column) {
+                (Some(page), Some(r), Some(c)) => {
+                    let file = d.path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                    format!("{file} p.{page} · row {r} · column {c}")
+                }
+                _ => v.reason.clone().unwrap_or_default(),
+            };
+            row.extend([v.value.clone().unwrap_or_default(), unit, source]);
+        }
+        out.push_str(&row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(row: &str, column: &str) -> TableCell {
+        TableCell { row: row.into(), column: column.into(), value: "1".into(), line: 0..1 }
+    }
+
+    #[test]
+    fn a_field_is_matched_on_row_and_column_together() {
+        let capacity = terms("capacity");
+        let total = score(&capacity, None, &cell("Total", "Capacity (kW)")).unwrap();
+        let region = score(&capacity, None, &cell("Riverside", "Capacity (kW)")).unwrap();
+        assert!(total > region, "a column's field is the table's total");
+        let revenue = terms("revenue");
+        let exact = score(&revenue, None, &cell("Revenue", "2022")).unwrap();
+        let segment = score(&revenue, None, &cell("Revenue from services", "2022")).unwrap();
+        assert!(exact > segment, "the row that says least besides the field");
+        assert_eq!(score(&terms("north valley capacity"), None, &cell("Riverside", "Capacity (kW)")), None);
+        assert!(score(&terms("north valley capacity"), None, &cell("North Valley", "Capacity (kW)")).is_some());
+        assert!(score(&terms("net sales"), None, &cell("Net sales", "Six Months Ended December 31, 2022")).is_some());
+    }
+
+    #[test]
+    fn a_period_must_be_the_columns() {
+        let sales = terms("net sales");
+        let fy22 = periods("FY2022").into_iter().next().map(|(p, _)| p).unwrap();
+        assert!(score(&sales, Some(&fy22), &cell("Net sales", "2022")).is_some());
+        assert_eq!(score(&sales, Some(&fy22), &cell("Net sales", "2021")), None);
+    }
+
+    #[test]
+    fn csv_names_each_values_source_or_why_it_is_empty() {
+        let found = PageCell { page: 3, cell: TableCell { value: "=1,420".into(), ..cell("North Valley", "Capacity (kW)") }, scale: None, quote: String::new() };
+        let documents = vec![ExtractedDocument {
+            doc_id: 1,
+            path: PathBuf::from("/lib/report.pdf"),
+            title: "Report".into(),
+            values: vec![value_of("capacity", Some(&found), String::new()), value_of("revenue", None, "no table row or column matches \"revenue\"".into())],
+        }];
+        let csv = to_csv(&documents, &["capacity".into(), "revenue".into()]);
+        assert!(csv.starts_with("document,title,capacity,capacity unit,capacity source,revenue,revenue unit,revenue source\n"), "{csv}");
+        assert!(csv.contains("'=1,420"), "a formula-like value is escaped: {csv}");
+        assert!(csv.contains("power,report.pdf p.3 · row North Valley · column Capacity (kW)"), "{csv}");
+        assert!(csv.contains("\"no table row or column matches \"\"revenue\"\"\""), "{csv}");
+    }
+}
