@@ -20,7 +20,7 @@ fn fields_are_read_from_the_sample_table_with_their_sources() {
     let report = rows.iter().find(|r| r["path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf")).unwrap();
     let values = report["values"].as_array().unwrap();
     // "capacity" is a column: the total row says least besides it.
-    assert_eq!(values[0]["value"], "5,000", "{report:#}");
+    assert_eq!((values[0]["value"].as_str(), values[0]["number"].as_f64()), (Some("5,000"), Some(5000.0)), "{report:#}");
     assert_eq!((values[0]["row"].as_str(), values[0]["column"].as_str()), (Some("Total"), Some("Capacity (kW)")));
     assert_eq!((values[0]["page"].as_u64(), values[0]["unit"].as_str()), (Some(3), Some("power")));
     // Row and column together name one cell.
@@ -41,7 +41,7 @@ fn fields_are_read_from_the_sample_table_with_their_sources() {
     run_ok(pagewise(data.path()).args(["extract", "--field", "north valley output", "--period", "2024", "--csv"]).arg(&csv).arg(&sample));
     let written = std::fs::read_to_string(&csv).unwrap();
     assert!(written.starts_with("document,title,north valley output,north valley output unit,north valley output source\n"), "{written}");
-    assert!(written.contains("1,306"), "{written}");
+    assert!(written.contains(",1306,energy,"), "the figure as a number a sheet reads: {written}");
     assert!(written.contains("field-guide-solar-2024.pdf p.3 · row North Valley · column Output 2024 (MWh)"), "{written}");
     let stale = run_ok(pagewise(data.path()).args(["extract", "--field", "north valley output", "--period", "2019", "--json"]).arg(&sample));
     let stale = json(&stale);

@@ -34,6 +34,8 @@ pub struct ExtractedValue {
     pub field: String,
     /// The figure as the table writes it; `None` with a `reason` when there is none.
     pub value: Option<String>,
+    /// The figure as a number, before the caption's scale: "(2,980)" is -2980, "—" is 0.
+    pub number: Option<f64>,
     /// The kind of unit its column or cell gives: "power", "currency", "percent", ….
     pub unit: Option<String>,
     /// The scale the page's caption gives bare figures: "thousands", "millions", ….
@@ -107,11 +109,32 @@ fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> 
     Some(field.len() as f32 / named.len().max(1) as f32 + bonus)
 }
 
+/// A table figure as a number: thousands separators, currency signs and a percent sign
+/// dropped, parentheses for a negative, a dash for zero; `None` for anything else.
+fn number_of(written: &str) -> Option<f64> {
+    let w = written.trim();
+    if matches!(w, "—" | "–" | "-") {
+        return Some(0.0);
+    }
+    let (negative, inner) = match w.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => (true, inner),
+        None => (false, w),
+    };
+    let digits: String = inner.chars().filter(|c| !matches!(c, ',' | '$' | '€' | '£' | '¥' | '%' | ' ')).collect();
+    let (negative, digits) = match digits.strip_prefix('-') {
+        Some(rest) => (!negative, rest.to_string()),
+        None => (negative, digits),
+    };
+    let value: f64 = digits.parse().ok()?;
+    Some(if negative { -value } else { value })
+}
+
 fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedValue {
     match found {
         Some(c) => ExtractedValue {
             field: field.to_string(),
             value: Some(c.cell.value.clone()),
+            number: number_of(&c.cell.value),
             unit: unit_of(&c.cell),
             scale: c.scale.map(|s| scale_name(s).to_string()),
             row: Some(c.cell.row.clone()),
@@ -123,6 +146,7 @@ fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedV
         None => ExtractedValue {
             field: field.to_string(),
             value: None,
+            number: None,
             unit: None,
             scale: None,
             row: None,
@@ -195,7 +219,13 @@ pub fn to_csv(documents: &[ExtractedDocument], fields: &[String]) -> String {
                 }
                 _ => v.reason.clone().unwrap_or_default(),
             };
-            row.extend([v.value.clone().unwrap_or_default(), unit, source]);
+            // A spreadsheet reads the number; the page's own writing is one click away.
+            let value = match (v.number, &v.value) {
+                (Some(n), _) => format!("{n}"),
+                (None, Some(w)) => w.clone(),
+                (None, None) => String::new(),
+            };
+            row.extend([value, unit, source]);
         }
         out.push_str(&row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
         out.push('\n');
@@ -227,6 +257,16 @@ mod tests {
     }
 
     #[test]
+    fn figures_as_tables_write_them_are_numbers() {
+        assert_eq!(number_of("1,420"), Some(1420.0));
+        assert_eq!(number_of("(2,980)"), Some(-2980.0));
+        assert_eq!(number_of("$0.309"), Some(0.309));
+        assert_eq!(number_of("12.5%"), Some(12.5));
+        assert_eq!(number_of("—"), Some(0.0));
+        assert_eq!(number_of("n/a"), None);
+    }
+
+    #[test]
     fn a_period_must_be_the_columns() {
         let sales = terms("net sales");
         let fy22 = periods("FY2022").into_iter().next().map(|(p, _)| p).unwrap();
@@ -248,5 +288,9 @@ mod tests {
         assert!(csv.contains("'=1,420"), "a formula-like value is escaped: {csv}");
         assert!(csv.contains("power,report.pdf p.3 · row North Valley · column Capacity (kW)"), "{csv}");
         assert!(csv.contains("\"no table row or column matches \"\"revenue\"\"\""), "{csv}");
+        let spelled = PageCell { page: 3, cell: TableCell { value: "(2,980)".into(), ..cell("Cost of sales", "2022") }, scale: Some(1e6), quote: String::new() };
+        let documents = vec![ExtractedDocument { doc_id: 2, path: PathBuf::from("/lib/10-K.pdf"), title: "10-K".into(), values: vec![value_of("cost of sales", Some(&spelled), String::new())] }];
+        let csv = to_csv(&documents, &["cost of sales".into()]);
+        assert!(csv.ends_with(",-2980,millions,10-K.pdf p.3 · row Cost of sales · column 2022\n"), "a negative in parentheses is a number: {csv}");
     }
 }

@@ -161,7 +161,9 @@ fn claim_markdown(s: &SentenceRecord, numbers: &HashMap<(PathBuf, u32, usize), u
 /// leading apostrophe: claims and quotes come from documents and models, and a spreadsheet
 /// would otherwise run `=HYPERLINK(…)` or `=cmd|…` when the export is opened.
 pub(crate) fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
+    // A plain negative number ("-2980") is a figure, not a formula: left for the sheet to read.
+    let formula_like = text.starts_with(['=', '+', '-', '@', '\t', '\r']) && text.parse::<f64>().is_err();
+    let text = if formula_like { format!("'{text}") } else { text.to_string() };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

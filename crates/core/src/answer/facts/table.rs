@@ -354,6 +354,21 @@ pub struct TableCell {
     pub line: Range<usize>,
 }
 
+/// A row label without the footnote marks after it: "Total capital expenditures (2)",
+/// "Revenue*", "Net sales¹" are "Total capital expenditures", "Revenue", "Net sales".
+fn without_footnote_marks(label: &str) -> String {
+    let mut out = label.trim_end().trim_end_matches(['*', '†', '‡', '¹', '²', '³', '⁴', '⁵']).trim_end();
+    while let Some(open) = out.rfind('(').filter(|_| out.ends_with(')')) {
+        let mark = &out[open + 1..out.len() - 1];
+        let is_mark = (1..=2).contains(&mark.len()) && mark.chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
+        if !is_mark || open == 0 {
+            break;
+        }
+        out = out[..open].trim_end();
+    }
+    out.to_string()
+}
+
 /// Every figure of the tables in `text` (a page) that lines up with a header.
 pub fn table_cells(text: &str) -> Vec<TableCell> {
     let mut out = Vec::new();
@@ -361,7 +376,7 @@ pub fn table_cells(text: &str) -> Vec<TableCell> {
         let Some(headers) = headers else { return };
         for (j, value) in row[1..].iter().enumerate() {
             if let Some(column) = headers.full(j) {
-                out.push(TableCell { row: row[0].clone(), column, value: value.clone(), line: range.clone() });
+                out.push(TableCell { row: without_footnote_marks(&row[0]), column, value: value.clone(), line: range.clone() });
             }
         }
     });
@@ -449,6 +464,15 @@ mod tests {
         assert_eq!(&CAPACITY[capacity.line.clone()], "North Valley\t12\t1,420\t1,306");
         let income = table_cells(INCOME);
         assert!(income.iter().any(|c| c.row == "Cost of sales" && c.column == "Six Months Ended December 31, 2021" && c.value == "(5,632)"));
+    }
+
+    #[test]
+    fn footnote_marks_leave_row_labels() {
+        assert_eq!(without_footnote_marks("Total capital expenditures (2)"), "Total capital expenditures");
+        assert_eq!(without_footnote_marks("Revenue*"), "Revenue");
+        assert_eq!(without_footnote_marks("Net sales (a) (1)"), "Net sales");
+        assert_eq!(without_footnote_marks("Capacity (kW)"), "Capacity (kW)");
+        assert_eq!(without_footnote_marks("Income (loss)"), "Income (loss)");
     }
 
     #[test]
