@@ -111,7 +111,7 @@ fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> 
 
 /// A table figure as a number: thousands separators, currency signs and a percent sign
 /// dropped, parentheses for a negative, a dash for zero; `None` for anything else.
-fn number_of(written: &str) -> Option<f64> {
+pub(crate) fn number_of(written: &str) -> Option<f64> {
     let w = written.trim();
     if matches!(w, "—" | "–" | "-") {
         return Some(0.0);

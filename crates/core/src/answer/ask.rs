@@ -16,7 +16,7 @@ use crate::lang::Lang;
 use super::plan::{self, Plan, MAX_STEPS};
 use super::prompt::{self, NOT_COVERED};
 use super::tools::Toolbox;
-use super::{asked, judge, mapreduce, repeat, rewrite};
+use super::{asked, judge, lookup, mapreduce, repeat, rewrite};
 pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, Sink};
 use super::stages::Stages;
@@ -137,6 +137,9 @@ impl Asker<'_> {
         let mut fused_order = hits.clone();
         fused_order.sort_by(|a, b| b.score.total_cmp(&a.score));
         let calibrated = EvidenceSet::from_hits(&fused_order, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
+        // The statement row the question asks for leads the evidence (not the abstain rule's
+        // view above, which keeps the retrieval it was fitted on).
+        let hits = self.with_statement_rows(&mut tools, &query, hits, sink)?;
         let retrieve_ms = ms(started);
         let count = |t: &str| self.count_tokens(t);
         let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
@@ -292,6 +295,25 @@ impl Asker<'_> {
             }
         }
         Ok(merged)
+    }
+
+    /// `hits` led by the passages that hold the table rows the question asks for
+    /// ([`lookup::statement_rows`]), each once; the lookup is a step of the trace.
+    fn with_statement_rows(&self, tools: &mut Toolbox<'_>, query: &str, hits: Vec<Hit>, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
+        let t = Instant::now();
+        let (rows, found) = lookup::statement_rows(self.engine, query, &hits)?;
+        if rows.is_empty() {
+            return Ok(hits);
+        }
+        let said: Vec<String> = found.iter().map(|r| format!("p.{} {} · {}: {}", r.page, r.row, r.column, r.value)).collect();
+        let step = tools.record("lookup_rows", json!({"query": query}), said.join("\n"), t);
+        if !sink(AskEvent::Step(step)) {
+            return Err(Error::Interrupted);
+        }
+        let leading: Vec<i64> = rows.iter().map(|r| r.chunk_id).collect();
+        let mut led = rows;
+        led.extend(hits.into_iter().filter(|h| !leading.contains(&h.chunk_id)));
+        Ok(led)
     }
 
     fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>) -> Result<()> {

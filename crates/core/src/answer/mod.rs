@@ -15,6 +15,7 @@ pub mod generator;
 pub mod guard;
 pub mod judge;
 mod library_answer;
+pub mod lookup;
 pub mod library_question;
 pub mod numbers;
 pub mod outcome;
