@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use super::evidence::EvidencePassage;
 use super::facts::compare::{pieces, SourceUnit};
-use super::facts::{conflict, table, Reason, Statement};
+use super::facts::{amounts, caption_scale, conflict, table, Amount, Family, Reason, Statement};
 use super::guard;
 use crate::text::{content_terms, cosine, coverage_terms, is_number, is_stopword, sentences, term_recall};
 
@@ -71,7 +71,9 @@ fn ranks(text: &str) -> bool {
         .unwrap_or_else(|_| unreachable!())
     });
     let mut first_lowered = text.trim_start().to_string();
-    if let Some(c) = first_lowered.chars().next() {
+    // A first word followed by another capitalised one starts a name ("Best Buy's revenue").
+    let second_capitalised = first_lowered.split_whitespace().nth(1).and_then(|w| w.chars().next()).is_some_and(char::is_uppercase);
+    if let Some(c) = first_lowered.chars().next().filter(|_| !second_capitalised) {
         let lower: String = c.to_lowercase().collect();
         first_lowered.replace_range(..c.len_utf8(), &lower);
     }
@@ -116,13 +118,59 @@ fn strip_lead_in(claim: &str) -> &str {
     }
 }
 
+/// Words that hedge a figure ("about $2.8 billion", "大约 6.29 秒"): a claim that rounds says
+/// nothing the source must repeat, and the amount slot checks the rounding.
+fn hedge_regex() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:roughly|approximately|approx|around|nearly|almost|circa|some|just\s+(?:over|under))\b|大约|大概|约|左右|将近|接近")
+            .unwrap_or_else(|_| unreachable!())
+    })
+}
+
+/// Whether text right after a number word makes it a period ("three months ended", "两个季度").
+fn names_a_period(after: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"^(?i)[\s-]*(?:months?|quarters?|years?|weeks?|days?|hours?|minutes?|decades?|个月|季度|年|周|天|小时|分钟)")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    re.is_match(after)
+}
+
+/// The text a claim's words are taken from: figures written in words ("eleven", "六百八十八")
+/// and hedges blanked, since the amount slot compares figures in any form and a source
+/// writes them in digits.
+fn wording(text: &str) -> String {
+    let mut out = text.to_string();
+    let mut spans: Vec<std::ops::Range<usize>> = super::facts::amounts(text, None)
+        .into_iter()
+        // "six months ended" names a period, which the words must match.
+        .filter(|a| a.family != Family::Time && !names_a_period(&text[a.span.end..]))
+        .filter(|a| !text[a.span.clone()].chars().any(|c| c.is_ascii_digit()))
+        .map(|a| a.span)
+        .collect();
+    spans.extend(hedge_regex().find_iter(text).map(|m| m.range()));
+    spans.sort_by_key(|r| std::cmp::Reverse(r.start));
+    let mut last_start = usize::MAX;
+    for r in spans {
+        // Overlapping spans are blanked once.
+        if r.end > last_start {
+            continue;
+        }
+        out.replace_range(r.clone(), " ");
+        last_start = r.start;
+    }
+    out
+}
+
 impl ClaimFacts {
     pub fn of(claim: &str) -> ClaimFacts {
         let claim = strip_lead_in(claim);
         let cjk = matches!(crate::lang::Lang::of(claim), crate::lang::Lang::Zh | crate::lang::Lang::Ja | crate::lang::Lang::Ko);
         ClaimFacts {
             text: claim.to_string(),
-            terms: word_terms(terms_of(claim, cjk)),
+            terms: word_terms(terms_of(&wording(claim), cjk)),
             statement: Statement::of(claim),
             cjk,
             ranks: ranks(claim),
@@ -273,8 +321,17 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
         })
         .collect();
     // A claim that joins statements may draw each from a neighbouring sentence.
-    let pieces: Vec<Vec<String>> =
-        pieces(&claim.text).into_iter().map(|p| terms_of(p, claim.cjk)).filter(|t| t.len() >= 2).collect();
+    let claim_pieces: Vec<(Vec<String>, Vec<Amount>)> = pieces(&claim.text)
+        .into_iter()
+        .map(|p| {
+            // Figures written in digits: "three months" names a period, not a figure to find.
+            let figures = amounts(p, None).into_iter().filter(|a| a.family != Family::Time && !a.spelled && p[a.span.clone()].chars().any(|c| c.is_ascii_digit())).collect();
+            (terms_of(&wording(p), claim.cjk), figures)
+        })
+        .filter(|(t, _)| t.len() >= 2)
+        .collect();
+    let pieces: Vec<Vec<String>> = claim_pieces.iter().map(|(t, _)| t.clone()).collect();
+    let caption = caption_scale(&passage.text).or_else(|| caption_scale(&context_text));
     let is_source = |j: usize| {
         let mut with_context = unit_terms[j].clone();
         with_context.extend(context.iter().cloned());
@@ -310,7 +367,13 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
             };
             // "X has the most Y" needs a unit that ranks something, not one that merely names X;
             // and every piece of a claim that joins statements must be said.
-            let unsaid = pieces.iter().any(|p| p.len() >= 3 && term_recall(p, &with_context) < PIECE_SAID);
+            // A piece that is mostly a figure ("up from $2.7 billion a year earlier") is said
+            // where the window states its figures.
+            let window_amounts = amounts(&text, caption);
+            let unsaid = claim_pieces.iter().any(|(words, figures)| {
+                let figures_stated = !figures.is_empty() && figures.iter().all(|f| window_amounts.iter().any(|w| f.stated_by(w)));
+                words.len() >= 3 && term_recall(words, &with_context) < PIECE_SAID && !figures_stated
+            });
             let mismatch = conflict(&claim.text, &claim.statement, &source)
                 .or((claim.ranks && !ranks(&text)).then_some(Reason::NotStated))
                 .or(unsaid.then_some(Reason::NotStated));
@@ -401,6 +464,24 @@ mod tests {
         };
         assert!(check("5,000 kW") < 0.45, "the total is not North Valley's");
         assert!(check("1,420 kW") >= 0.6);
+    }
+
+    #[test]
+    fn rounded_figures_hedged_and_figures_in_words_are_checked_as_figures() {
+        let table = "Three Months Ended December 31,\tSix Months Ended December 31,\n($ in millions)\t2022\t2021\t2022\t2021\n\
+            Flexibles\t$\t2,812 $\t2,713\t$\t5,591 $\t5,347\nRigid Packaging\t830\t794\t1,763\t1,580\nNet sales\t$\t3,642 $\t3,507\t$\t7,354 $\t6,927";
+        let rounded = score("Flexibles net sales came to about $2.8 billion in the three months ended December 31, 2022, up from roughly $2.7 billion a year earlier.", table);
+        assert!(rounded >= 0.45, "{rounded}");
+        assert!(score("Flexibles net sales came to about $3.8 billion in the three months ended December 31, 2022.", table) < 0.45);
+        assert!(score("一共六百八十八次 git 提交。", "weblate 和手工，总共有 688 次 git 提交。") >= 0.45);
+        assert!(score("一共六百八十次 git 提交。", "weblate 和手工，总共有 688 次 git 提交。") < 0.45);
+    }
+
+    #[test]
+    fn a_name_that_starts_with_a_superlative_ranks_nothing() {
+        assert!(!ranks("Best Buy earned $1.46 billion in fiscal 2019."));
+        assert!(ranks("Best of all, the plan is cheap."));
+        assert!(ranks("North Valley has the most capacity."));
     }
 
     #[test]

@@ -64,7 +64,7 @@ impl Amount {
             return true;
         }
         let unit_of_last_digit = 10f64.powi(-(self.decimals as i32)) * (self.value / self.written.max(f64::MIN_POSITIVE)).abs();
-        let tolerance = (0.5 * unit_of_last_digit).max(0.005 * self.value.abs());
+        let tolerance = 0.5 * unit_of_last_digit;
         let close = |v: f64| (self.value - v).abs() <= tolerance + f64::EPSILON;
         if close(other.value) {
             return true;
@@ -73,6 +73,15 @@ impl Amount {
         // another page: "$1.46 billion" is the "1,464" of such a table.
         let bare_table_figure = !other.scaled && matches!(other.family, Family::Plain | Family::Currency);
         bare_table_figure && self.scaled && matches!(self.family, Family::Plain | Family::Currency) && (close(other.value * 1e3) || close(other.value * 1e6))
+    }
+
+    /// How far `other` is from this amount, relative to its size; the same digits are
+    /// nearest whatever the scale written.
+    pub fn distance(&self, other: &Amount) -> f64 {
+        if self.written == other.written {
+            return 0.0;
+        }
+        (self.value - other.value).abs() / self.value.abs().max(f64::MIN_POSITIVE)
     }
 
     /// The same digits as `other` at another scale or in another unit: "$3.2 billion" for

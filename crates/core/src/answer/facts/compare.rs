@@ -238,7 +238,7 @@ fn stated_elsewhere(a: &Amount, claim: &Statement, claim_words: &[String], neede
             return false;
         }
         let found = amounts(sentence, caption);
-        let Some(index) = found.iter().position(|u| a.stated_by(u)) else { return false };
+        let Some(index) = (0..found.len()).filter(|&i| a.stated_by(&found[i])).min_by(|&i, &j| a.distance(&found[i]).total_cmp(&a.distance(&found[j]))) else { return false };
         let parts = clauses(sentence);
         let clause = parts.iter().find(|c| c.contains(&found[index].span.start)).cloned().unwrap_or(0..sentence.len());
         let clause_text = &sentence[clause];
@@ -292,7 +292,15 @@ pub fn conflict(claim_text: &str, claim: &Statement, unit: &SourceUnit<'_>) -> O
     for a in &claim.amounts {
         // The figure in a table column whose header gives it another unit, or in a column
         // beside the one with the claim's unit, is another figure that happens to match.
-        let stated: Vec<(usize, &Amount)> = unit_amounts.iter().enumerate().filter(|(_, u)| a.stated_by(u)).collect();
+        // A rounded figure may fit several cells of a row: the one in the claim's year's
+        // column first, then the closest ("$36,365 million" is the 36,365 of its row, not
+        // the 36,248 beside it that rounds to it).
+        let mut stated: Vec<(usize, &Amount)> = unit_amounts.iter().enumerate().filter(|(_, u)| a.stated_by(u)).collect();
+        let off_year = |u: &Amount| {
+            let column = column_year(unit.text, u.span.start, unit.passage, caption);
+            column.is_some_and(|c| claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y != c)) && !claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y == c)))
+        };
+        stated.sort_by(|(_, x), (_, y)| (off_year(x), a.distance(x)).partial_cmp(&(off_year(y), a.distance(y))).unwrap_or(std::cmp::Ordering::Equal));
         let found = stated.iter().copied().find(|(_, u)| column_mismatch(claim_text, a, u, unit).is_none());
         if found.is_none() {
             if let Some(reason) = stated.first().and_then(|(_, u)| column_mismatch(claim_text, a, u, unit)) {
@@ -518,5 +526,12 @@ mod tests {
         let row = "Net sales 14,694 14,544 12,861";
         assert_eq!(check_in("Net sales were $14.7 billion in 2023.", row, passage, ""), None);
         assert_eq!(check_in("Net sales were $14.5 billion in 2023.", row, passage, ""), Some(Reason::Period));
+        // A figure written to the unit is the cell with those digits, not a neighbour that
+        // rounds to it; a rounded one is the cell of its year.
+        let segments = "($ in millions)\n2017 2016 2015\nRevenue\nDomestic $ 36,248 $ 36,365 $ 36,055";
+        let domestic = "Domestic $ 36,248 $ 36,365 $ 36,055";
+        assert_eq!(check_in("Domestic revenue was $36,365 million in fiscal 2017.", domestic, segments, ""), Some(Reason::Period));
+        assert_eq!(check_in("Domestic revenue was about $36.2 billion in fiscal 2017.", domestic, segments, ""), None);
+        assert_eq!(check_in("Domestic revenue was $36,248 million in fiscal 2017.", domestic, segments, ""), None);
     }
 }
