@@ -43,6 +43,12 @@ fn word_regex() -> &'static Regex {
     })
 }
 
+/// A regex compiled on first use and kept: `cell` is the caller's static. The patterns are
+/// literals that the tests exercise, so one that does not compile cannot ship.
+pub(crate) fn cached_regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
+}
+
 pub fn is_stopword(word: &str) -> bool {
     stopwords().contains(word)
 }

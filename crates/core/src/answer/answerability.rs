@@ -13,6 +13,7 @@ use regex::Regex;
 use super::evidence::EvidenceSet;
 use super::numbers::quantities;
 use crate::text::{content_terms, sentences, term_recall, years};
+use crate::text::cached_regex as regex;
 
 /// The kind of answer a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,10 +22,6 @@ pub enum AnswerKind {
     Date,
     Person,
     Other,
-}
-
-fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
 }
 
 pub fn answer_kind(question: &str) -> AnswerKind {

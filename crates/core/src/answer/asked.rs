@@ -11,6 +11,7 @@ use regex::Regex;
 use super::attribute::{Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::facts::{amounts, periods, Family, Period};
+use crate::text::cached_regex as re;
 
 /// The kind of value a question wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,10 +34,6 @@ impl Want {
             Want::Date => false,
         }
     }
-}
-
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
 }
 
 /// The kind of value `question` wants, when it says so clearly.

@@ -139,9 +139,9 @@ pub struct AttributionCounts {
     pub judged: usize,
 }
 
-impl AttributionCounts {
-    /// Adds another answer part's counts to these.
-    pub fn add(&mut self, c: &AttributionCounts) {
+/// Another answer part's counts added to these.
+impl std::ops::AddAssign<&AttributionCounts> for AttributionCounts {
+    fn add_assign(&mut self, c: &AttributionCounts) {
         self.sentences += c.sentences;
         self.kept += c.kept;
         self.attached += c.attached;

@@ -61,7 +61,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
                 timings.generation_ms += stats.generation_ms;
                 timings.generated_tokens += stats.generated_tokens;
                 let (sentences, c) = asker.check(task, &raw, section, &vectors)?;
-                add_counts(&mut counts, &c);
+                counts += &c;
                 let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
                 if supported.is_empty() { page_notes(task, section) } else { supported }
             }
@@ -89,7 +89,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
             timings.generation_ms += stats.generation_ms;
             timings.generated_tokens += stats.generated_tokens;
             let (combined, c) = asker.check(task, &raw, &whole, &vectors)?;
-            add_counts(&mut counts, &c);
+            counts += &c;
             let supported: Vec<Sentence> = combined.into_iter().filter(|s| !s.citations.is_empty()).collect();
             tools.record("reduce", json!({"notes": notes.len()}), format!("{} cited sentences", supported.len()), t);
             // A combined answer that lost its support falls back to the notes themselves.
@@ -128,10 +128,6 @@ fn page_notes(task: &str, section: &EvidenceSet) -> Vec<Sentence> {
         .iter()
         .filter_map(|page| extractive_sentences(task, &EvidenceSet { pages: vec![page.clone()] }).into_iter().next())
         .collect()
-}
-
-fn add_counts(total: &mut AttributionCounts, c: &AttributionCounts) {
-    total.add(c);
 }
 
 /// Consecutive pages grouped into sections of about `budget` tokens (the page's passages

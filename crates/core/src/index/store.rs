@@ -756,45 +756,14 @@ impl Store {
     /// What an answer shows about a source document.
     pub fn document_info(&self, doc_id: i64) -> Result<Option<DocumentInfo>> {
         self.conn
-            .query_row(
-                "SELECT d.id, d.path, d.title, d.mtime_ns, d.page_count, f.facets FROM documents d
-                 LEFT JOIN document_facets f ON f.document_id = d.id AND f.extractor = ?2 WHERE d.id=?1",
-                params![doc_id, crate::facets::EXTRACTOR_VERSION],
-                |r| {
-                    Ok(DocumentInfo {
-                        doc_id: r.get(0)?,
-                        path: PathBuf::from(r.get::<_, String>(1)?),
-                        title: r.get(2)?,
-                        mtime_ns: r.get(3)?,
-                        page_count: r.get::<_, i64>(4)? as u32,
-                        facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
-                    })
-                },
-            )
+            .query_row(&format!("{DOCUMENT_WITH_FACETS} WHERE d.id=?2"), params![crate::facets::EXTRACTOR_VERSION, doc_id], document_from_row)
             .optional()
             .map_err(|e| self.e(e))
     }
 
     pub fn all_documents(&self) -> Result<Vec<DocumentInfo>> {
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT d.id, d.path, d.title, d.mtime_ns, d.page_count, f.facets FROM documents d
-                 LEFT JOIN document_facets f ON f.document_id = d.id AND f.extractor = ?1 ORDER BY d.id",
-            )
-            .map_err(|e| self.e(e))?;
-        let rows = stmt
-            .query_map([crate::facets::EXTRACTOR_VERSION], |r| {
-                Ok(DocumentInfo {
-                    doc_id: r.get(0)?,
-                    path: PathBuf::from(r.get::<_, String>(1)?),
-                    title: r.get(2)?,
-                    mtime_ns: r.get(3)?,
-                    page_count: r.get::<_, i64>(4)? as u32,
-                    facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
-                })
-            })
-            .map_err(|e| self.e(e))?;
+        let mut stmt = self.conn.prepare(&format!("{DOCUMENT_WITH_FACETS} ORDER BY d.id")).map_err(|e| self.e(e))?;
+        let rows = stmt.query_map([crate::facets::EXTRACTOR_VERSION], document_from_row).map_err(|e| self.e(e))?;
         rows.map(|r| r.map_err(|e| self.e(e))).collect()
     }
 
@@ -841,4 +810,20 @@ impl Store {
         // The file name is one source of the facets.
         self.conn.execute("DELETE FROM document_facets WHERE document_id=?1", [doc_id]).map(|_| ()).map_err(|e| self.e(e))
     }
+}
+
+/// A document with its facets (read by the current extractor; `?1` is its version), as
+/// `document_from_row` reads it.
+const DOCUMENT_WITH_FACETS: &str = "SELECT d.id, d.path, d.title, d.mtime_ns, d.page_count, f.facets FROM documents d
+     LEFT JOIN document_facets f ON f.document_id = d.id AND f.extractor = ?1";
+
+fn document_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
+    Ok(DocumentInfo {
+        doc_id: r.get(0)?,
+        path: PathBuf::from(r.get::<_, String>(1)?),
+        title: r.get(2)?,
+        mtime_ns: r.get(3)?,
+        page_count: r.get::<_, i64>(4)? as u32,
+        facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
+    })
 }

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use crate::text::fold_width;
+use crate::text::cached_regex as re;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Period {
@@ -59,10 +60,6 @@ impl Period {
             _ => false,
         }
     }
-}
-
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
 }
 
 fn month_number(name: &str) -> Option<u8> {

@@ -6,10 +6,7 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
-
-fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!()))
-}
+use crate::text::cached_regex as re;
 
 /// Bounds and contrasts built from negators that do not negate: "not only", "no later than",
 /// "no more than", "not less than", "nothing but", "不仅", "无论".
