@@ -22,8 +22,11 @@ pub enum Error {
     Lexical { path: PathBuf, message: String },
     #[error("vector index {path}: {message}")]
     Vector { path: PathBuf, message: String },
-    #[error("{}", embedding_message(.path, .message))]
+    #[error("embedding model {path}: {message}")]
     Embedding { path: PathBuf, message: String },
+    /// An embedder without a model file of ours: a server, or the embedding stage itself.
+    #[error("embedding: {message}")]
+    EmbeddingService { message: String },
     #[error("PDFium library {path}: {message}")]
     Pdfium { path: PathBuf, message: String },
     #[error("{path} is not a Pagewise data folder: it holds other files. Choose an empty folder or one Pagewise created (it has a .pagewise-data file)")]
@@ -32,12 +35,19 @@ pub enum Error {
     ModelsMissing(String),
     #[error("parse worker: {0}")]
     Worker(String),
+    /// A thread panicked while holding this; what it guarded may be half-changed.
+    #[error("{0}: an earlier call panicked while holding it; restart Pagewise")]
+    Poisoned(&'static str),
     #[error("the parser's sandbox is incomplete: {missing}. Nothing was parsed. To parse anyway, accept this in Settings, pass --accept-weak-sandbox, or set PAGEWISE_ACCEPT_WEAK_SANDBOX=1")]
     WeakSandbox { missing: String },
     #[error("{path}: {message}")]
     Eval { path: PathBuf, message: String },
     #[error("language model {path}: {message}")]
     Generation { path: PathBuf, message: String },
+    #[error("llama.cpp did not start: {0}")]
+    LlamaBackend(String),
+    #[error("an answer could not be written for its conversation: {0}")]
+    AnswerRecord(String),
     #[error("model {path}: {message}")]
     Model { path: PathBuf, message: String },
     #[error("download {url}: {message}")]
@@ -54,6 +64,8 @@ pub enum Error {
     NoSuchConversation(i64),
     #[error("watching {path}: {message}")]
     Watch { path: PathBuf, message: String },
+    #[error("cannot start watching folders: {0}")]
+    Watcher(String),
     #[error("the library's indexing thread has stopped")]
     LibraryStopped,
     #[error("interrupted")]
@@ -65,14 +77,5 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
-    }
-}
-
-/// A server's embedder has no model file to name: its message names the server itself.
-fn embedding_message(path: &std::path::Path, message: &str) -> String {
-    if path.as_os_str().is_empty() {
-        format!("embedding: {message}")
-    } else {
-        format!("embedding model {}: {message}", path.display())
     }
 }

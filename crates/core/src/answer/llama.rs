@@ -58,7 +58,7 @@ fn backend() -> Result<&'static LlamaBackend> {
             LlamaBackend::init().map_err(|e| e.to_string())
         })
         .as_ref()
-        .map_err(|e| Error::Generation { path: PathBuf::new(), message: e.clone() })
+        .map_err(|e| Error::LlamaBackend(e.clone()))
 }
 
 /// Work for the model thread.

@@ -41,7 +41,7 @@ pub fn ask_in_conversation(
     answer.turn = Some(earlier.len());
     let standalone = answer.standalone_query.clone().unwrap_or_else(|| question.to_string());
     let json = serde_json::to_value(&answer)
-        .map_err(|e| Error::Generation { path: Default::default(), message: format!("cannot store the answer: {e}") })?;
+        .map_err(|e| Error::AnswerRecord(e.to_string()))?;
     conversations.add_turn(id, question, &standalone, &json)?;
     Ok(answer)
 }

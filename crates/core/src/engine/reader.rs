@@ -74,7 +74,7 @@ impl Reader {
 
 impl Access for Reader {
     fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
-        let stores = self.stores.lock().map_err(|_| Error::Worker("an earlier call panicked while holding the index".into()))?;
+        let stores = self.stores.lock().map_err(|_| Error::Poisoned("the index"))?;
         f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: Some(&stores.snapshot) })
     }
 

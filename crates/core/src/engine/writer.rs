@@ -45,7 +45,7 @@ impl Writer {
     }
 
     fn stores(&self) -> Result<MutexGuard<'_, Stores>> {
-        self.stores.lock().map_err(|_| Error::Worker("an earlier indexing run panicked".into()))
+        self.stores.lock().map_err(|_| Error::Poisoned("the index writer"))
     }
 
     /// Removes a folder (or file) from the library: its documents leave all three stores.

@@ -50,7 +50,7 @@ impl<'scope> EmbedLane<'scope> {
                 let tokens = texts.iter().map(|t| embedder.count(t).min(512) as u64 + 2).sum();
                 let outcome = embedder.embed(&texts, TextRole::Passage).and_then(|vectors| {
                     if vectors.len() != batch.len() {
-                        return Err(Error::Embedding { path: Default::default(), message: "embedder returned a wrong number of vectors".into() });
+                        return Err(Error::EmbeddingService { message: "embedder returned a wrong number of vectors".into() });
                     }
                     let vectors = batch.iter().map(|(id, _)| *id).zip(vectors).collect();
                     Ok(Embedded { vectors, tokens, seconds: started.elapsed().as_secs_f64() })

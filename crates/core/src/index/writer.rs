@@ -522,7 +522,7 @@ impl Stores {
             };
             report.embed_seconds += started.elapsed().as_secs_f64();
             if vectors.len() != pending.len() {
-                return Err(Error::Embedding { path: PathBuf::new(), message: "embedder returned a wrong number of vectors".into() });
+                return Err(Error::EmbeddingService { message: "embedder returned a wrong number of vectors".into() });
             }
             for (p, v) in pending.iter().zip(vectors) {
                 self.vectors.upsert(p.id, &v)?;

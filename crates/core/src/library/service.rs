@@ -669,7 +669,7 @@ mod tests {
         }
         fn embed(&self, texts: &[String], role: crate::embed::TextRole) -> Result<Vec<Vec<f32>>> {
             if self.away.load(Ordering::SeqCst) {
-                return Err(Error::Embedding { path: PathBuf::new(), message: "cannot reach http://10.0.0.5:8080/v1".into() });
+                return Err(Error::EmbeddingService { message: "cannot reach http://10.0.0.5:8080/v1".into() });
             }
             self.model.embed(texts, role)
         }

@@ -42,7 +42,7 @@ impl FolderWatcher {
                 on_event(WatchEvent::Overflow(message));
             }
         })
-        .map_err(|e| Error::Watch { path: PathBuf::new(), message: e.to_string() })?;
+        .map_err(|e| Error::Watcher(e.to_string()))?;
         Ok(FolderWatcher { debouncer })
     }
 

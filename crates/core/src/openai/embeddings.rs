@@ -174,7 +174,7 @@ impl AwaitedEndpointEmbedder {
         if let Some(server) = self.connected.get() {
             return Ok(server);
         }
-        let unavailable = |message: String| Error::Embedding { path: Default::default(), message };
+        let unavailable = |message: String| Error::EmbeddingService { message };
         let mut last = self.last_try.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(server) = self.connected.get() {
             return Ok(server);

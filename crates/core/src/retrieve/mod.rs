@@ -263,7 +263,7 @@ impl Retriever<'_> {
                 Some(handle) => {
                     let outcome = handle
                         .join()
-                        .map_err(|_| Error::Embedding { path: PathBuf::new(), message: "query embedding panicked".into() })?;
+                        .map_err(|_| Error::EmbeddingService { message: "query embedding panicked".into() })?;
                     match outcome {
                         Ok((vectors, ms)) => (Ok(vectors.into_iter().next()), ms),
                         Err(e) => (Err(e), 0.0),
