@@ -47,11 +47,36 @@ pub fn clauses(unit: &str) -> Vec<Range<usize>> {
     let mut last = 0;
     for m in re.find_iter(unit) {
         if m.start() > last {
-            out.push(last..m.start());
+            out.extend(split_at_next_period(unit, last..m.start()));
         }
         last = m.start();
     }
-    out.push(last..unit.len());
+    out.extend(split_at_next_period(unit, last..unit.len()));
+    out
+}
+
+/// A clause that gives a figure to one period and goes on to another ("… 2017 included 52
+/// weeks and fiscal 2018 included 53 weeks") is two clauses: each figure keeps its own year.
+/// The cut is made only after a figure, so "fiscal 2019 and fiscal 2017 included 52 weeks"
+/// keeps both years for its 52.
+fn split_at_next_period(unit: &str, clause: Range<usize>) -> Vec<Range<usize>> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\s(?:and|while|whereas)\s+(?:(?:in|for|during|fiscal|calendar|the|year|fy)\s+)*(?:fy\s?)?(?:19|20)\d\d\b")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    let mut out = Vec::new();
+    let mut start = clause.start;
+    for m in re.find_iter(&unit[clause.clone()]) {
+        let at = clause.start + m.start();
+        let before = &unit[start..at];
+        let figure_before = amounts(before, None).iter().any(|a| before[a.span.clone()].chars().any(|c| c.is_ascii_digit()));
+        if figure_before {
+            out.push(start..at);
+            start = at;
+        }
+    }
+    out.push(start..clause.end);
     out
 }
 
@@ -518,6 +543,14 @@ mod tests {
         // on the column, as before.
         let flat = passage.replace('\t', " ");
         assert_eq!(check_in("North Valley has a capacity of 1,420 kW.", "North Valley 12 1,420 1,306", &flat, ""), None);
+    }
+
+    #[test]
+    fn a_figure_keeps_the_year_of_its_own_clause() {
+        let s = "Fiscal 2019 and fiscal 2017 included 52 weeks and fiscal 2018 included 53 weeks, with the additional week occurring in the fourth quarter.";
+        assert_eq!(check("Fiscal 2019 included 53 weeks.", s), Some(Reason::Period));
+        assert_eq!(check("Fiscal 2019 included 52 weeks.", s), None);
+        assert_eq!(check("Fiscal 2018 included 53 weeks.", s), None);
     }
 
     #[test]
