@@ -45,6 +45,11 @@ pub struct AskArgs {
     /// (at most half the model's context), 2,400 without a model.
     #[arg(long)]
     evidence_tokens: Option<usize>,
+    /// Seconds you are willing to wait for the model's first token: the evidence is cut to
+    /// what this model reads in that time here (its prompt speed, measured from earlier
+    /// answers; `pagewise models list` shows it). No effect before the model has answered once.
+    #[arg(long, env = "PAGEWISE_FIRST_TOKEN_WITHIN")]
+    first_token_within: Option<f64>,
     #[arg(long, default_value_t = AskOptions::default().max_answer_tokens)]
     max_tokens: usize,
     /// Answer even when retrieval finds nothing that covers the question.
@@ -95,6 +100,7 @@ pub fn options_from(args: &AskArgs) -> AskOptions {
         max_answer_tokens: args.max_tokens,
         constrained: args.constrained,
         never_abstain: args.never_abstain,
+        first_token_within_s: args.first_token_within,
         ..AskOptions::default()
     }
 }

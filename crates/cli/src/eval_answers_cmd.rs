@@ -34,6 +34,9 @@ pub struct EvalAnswersArgs {
     /// (at most half the model's context), 2,400 without a model.
     #[arg(long)]
     evidence_tokens: Option<usize>,
+    /// The wait for the first token to cut the evidence to, as `ask --first-token-within`.
+    #[arg(long)]
+    first_token_within: Option<f64>,
     #[arg(long)]
     threads: Option<usize>,
     /// Skip the retrieval abstain check (to measure the model and attribution alone).
@@ -92,6 +95,7 @@ pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
     let generator = if args.extractive { None } else { Some(choose_generator(ctx, &args.endpoint, args.model.as_deref(), args.threads, None)??) };
     let options = AskOptions {
         evidence_tokens: args.evidence_tokens,
+        first_token_within_s: args.first_token_within,
         constrained: args.constrained,
         never_abstain: args.never_abstain,
         record_judge: args.record_judge,

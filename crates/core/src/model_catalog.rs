@@ -63,6 +63,13 @@ pub fn record_speed(data_dir: &Path, model: &Path, prompt_tokens_per_s: f64, gen
     std::fs::rename(&tmp, data_dir.join(SPEED_FILE)).map_err(|e| Error::io(data_dir, e))
 }
 
+/// The speed measured here for this model file, if it has answered before.
+pub fn measured_speed(data_dir: &Path, model: &Path) -> Option<ModelSpeed> {
+    let size = std::fs::metadata(model).ok()?.len();
+    let name = model.file_name()?.to_string_lossy().into_owned();
+    speeds(data_dir).get(&key(&name, size)).copied()
+}
+
 /// GGUF files in the `llm/` folder of every model location, and any `extra` file (the
 /// user's own choice), each once, with its measured speed.
 pub fn installed_chat_models(data_dir: &Path, extra: &[PathBuf]) -> Vec<InstalledModel> {
@@ -103,6 +110,8 @@ mod tests {
         std::fs::write(&model, b"GGUF....").unwrap_or_else(|e| panic!("{e}"));
         record_speed(data.path(), &model, 100.0, 10.0).unwrap_or_else(|e| panic!("{e}"));
         record_speed(data.path(), &model, 300.0, 30.0).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(measured_speed(data.path(), &model).map(|s| s.prompt_tokens_per_s), Some(200.0));
+        assert_eq!(measured_speed(data.path(), &data.path().join("elsewhere.gguf")), None);
         let listed = installed_chat_models(data.path(), &[]);
         let tiny = listed.iter().find(|m| m.name == "tiny.gguf").unwrap_or_else(|| panic!("{listed:?}"));
         assert_eq!(tiny.speed, Some(ModelSpeed { prompt_tokens_per_s: 200.0, generation_tokens_per_s: 20.0, answers: 2 }));

@@ -19,6 +19,7 @@ use super::tools::Toolbox;
 use super::{asked, judge, lookup, mapreduce, repeat, rewrite};
 pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, Sink};
+use super::budget::{evidence_budget, evidence_for_first_token};
 use super::stages::Stages;
 use crate::answer::cite::split_claims;
 use crate::embed::TextRole;
@@ -44,6 +45,10 @@ pub struct AskOptions {
     /// Ask the model whether the evidence states the answer even when the abstain rule does
     /// not use it, so evaluations can record it.
     pub record_judge: bool,
+    /// Seconds the user is willing to wait for the model's first token: the evidence is cut
+    /// to what this model reads in that time on this machine (its measured prompt speed).
+    /// Ignored while `evidence_tokens` is set or the model has no measured speed yet.
+    pub first_token_within_s: Option<f64>,
 }
 
 impl Default for AskOptions {
@@ -56,6 +61,7 @@ impl Default for AskOptions {
             constrained: false,
             thresholds: AbstainThresholds::default(),
             never_abstain: false,
+            first_token_within_s: None,
             record_judge: false,
         }
     }
@@ -65,27 +71,6 @@ pub struct Asker<'a> {
     pub engine: &'a Reader,
     pub generator: Option<&'a dyn Generator>,
     pub options: AskOptions,
-}
-
-/// Evidence a chat model gets by default, and what extractive answers read. On the dev
-/// filings, with page reranking, the gold page is among the evidence for 63% of questions at
-/// 700 tokens, 71% at 1,000 and 78% at 2,400 (README.md). A chat model pays for more: Qwen2.5 1.5B on
-/// 2 laptop cores takes a median 51 s to its first token with a 2,048-token budget and 26 s
-/// with 1,200, and with 1,200 it answered a question about the sample folder from the wrong
-/// sentence of the now-complete library. So models keep 700 until the evidence can be cut
-/// by relevance; extractive answers, which cost nothing to read, get 2,400.
-const MODEL_EVIDENCE: usize = 700;
-
-const EXTRACTIVE_EVIDENCE: usize = 2_400;
-
-/// The evidence budget that follows the model: 700 tokens, or half the context of a model
-/// whose context is smaller than 1,400 (the rest holds instructions and the answer); 2,400
-/// without a model.
-pub fn evidence_budget(model: Option<&super::generator::ModelInfo>) -> usize {
-    match model {
-        Some(info) => MODEL_EVIDENCE.min(info.context_tokens / 2),
-        None => EXTRACTIVE_EVIDENCE,
-    }
 }
 
 impl Asker<'_> {
@@ -461,7 +446,15 @@ impl Stages for Asker<'_> {
     }
 
     fn evidence_tokens(&self) -> usize {
-        self.options.evidence_tokens.unwrap_or_else(|| evidence_budget(self.generator.map(|g| g.info())))
+        if let Some(tokens) = self.options.evidence_tokens {
+            return tokens;
+        }
+        let default = evidence_budget(self.generator.map(|g| g.info()));
+        let measured = self.generator.and_then(|g| crate::model_catalog::measured_speed(self.engine.data_dir(), &g.info().path));
+        match (self.options.first_token_within_s, measured) {
+            (Some(seconds), Some(speed)) => evidence_for_first_token(seconds, speed.prompt_tokens_per_s, default),
+            _ => default,
+        }
     }
 
     fn count_tokens(&self, text: &str) -> usize {

@@ -6,6 +6,7 @@ pub mod answerability;
 pub mod asked;
 pub mod ask;
 pub mod attribute;
+pub mod budget;
 pub mod cite;
 pub mod evidence;
 pub mod export;
