@@ -74,7 +74,6 @@ pub struct Asker<'a> {
 }
 
 impl Asker<'_> {
-
     /// Answers `question`; `previous` is the standalone query of the previous turn, if any.
     pub fn ask(&self, question: &str, previous: Option<&str>, sink: &mut Sink<'_>) -> Result<Answer> {
         let started = Instant::now();
@@ -178,9 +177,6 @@ impl Asker<'_> {
                 return Err(Error::Interrupted);
             }
             let messages = prompt::answer_messages(&query, &evidence);
-            // The model's own verdict, read off the answer prompt before anything is generated:
-            // how likely it is to say that the documents do not cover this. The prompt's KV
-            // entries are kept, so the answer that may follow costs no second evaluation.
             // The model as a judge: does the evidence state the answer? Its prompt shares the
             // evidence with the answer prompt, so this costs a few tokens; it is asked only when
             // the abstain rule uses it (or an evaluation records it).
