@@ -287,7 +287,11 @@ pub fn amounts(text: &str, caption_scale: Option<f64>) -> Vec<Amount> {
         out.push(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.range() });
     }
     let unmasked = |a: &Amount| !masked.iter().any(|m| m.start < a.span.end && a.span.start < m.end);
-    out.extend(word_amounts(&folded).into_iter().filter(unmasked));
+    let fractions: Vec<Amount> = fraction_amounts(&folded).into_iter().filter(unmasked).collect();
+    // "two-thirds" holds the number word "two": the fraction is the amount.
+    let outside_fractions = |a: &Amount| !fractions.iter().any(|f| f.span.start < a.span.end && a.span.start < f.span.end);
+    out.extend(word_amounts(&folded).into_iter().filter(unmasked).filter(outside_fractions));
+    out.extend(fractions);
     out.extend(cjk_amounts(&folded).into_iter().filter(unmasked));
     for a in &mut out {
         a.span = crate::text::unfold_range(text, &folded, a.span.clone());
@@ -364,6 +368,43 @@ fn word_amounts(text: &str) -> Vec<Amount> {
             })
         })
         .collect()
+}
+
+/// Fractions in words as percentages: "one-third", "three-quarters", "two thirds of",
+/// "三分之一". A source that says "one-third of revenue" states a claim's "33% of revenue".
+/// Without a hyphen or a following "of", "one quarter" is as often a fiscal quarter.
+fn fraction_amounts(text: &str) -> Vec<Amount> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| {
+        Regex::new(r"(?i)\b(?P<num>one|two|three|four)(?:-(?P<den>halfs?|halves|thirds?|quarters?|fifths?)\b|\s(?P<den_of>halfs?|halves|thirds?|quarters?|fifths?)\s+of\b)")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    let zh = ZH.get_or_init(|| Regex::new(r"(?P<den>[二三四五六七八九十])分之(?P<num>[一二三四五六七八九])").unwrap_or_else(|_| unreachable!()));
+    let number = |w: &str| match w.to_lowercase().as_str() {
+        "one" => Some(1.0),
+        "two" => Some(2.0),
+        "three" => Some(3.0),
+        "four" => Some(4.0),
+        w if w.starts_with("hal") => Some(2.0),
+        w if w.starts_with("third") => Some(3.0),
+        w if w.starts_with("quarter") => Some(4.0),
+        w if w.starts_with("fifth") => Some(5.0),
+        w => cjk_number(w),
+    };
+    let mut out = Vec::new();
+    let found = en.captures_iter(text).map(|c| (c.get(0), c.name("num"), c.name("den").or(c.name("den_of"))));
+    let found_zh = zh.captures_iter(text).map(|c| (c.get(0), c.name("num"), c.name("den")));
+    for (whole, num, den) in found.chain(found_zh) {
+        let (Some(whole), Some(num), Some(den)) = (whole, num, den) else { continue };
+        let (Some(n), Some(d)) = (number(num.as_str()), number(den.as_str())) else { continue };
+        if n >= d {
+            continue;
+        }
+        let value = 100.0 * n / d;
+        out.push(Amount { value, written: value, decimals: 0, family: Family::Percent, scaled: false, spelled: true, span: whole.range() });
+    }
+    out
 }
 
 /// Chinese numerals that count something: before a measure word or a unit ("三个", "两周",
@@ -515,6 +556,12 @@ mod tests {
         assert!(one("5.0 MW").stated_by(&one("5,000 kW")));
         assert!(one("三千五百元").stated_by(&one("3,500元")));
         assert!(one("30 minutes").stated_by(&one("half an hour 30 min")));
+        assert!(one("33%").stated_by(&one("one-third of revenue")));
+        assert!(one("75%").stated_by(&one("three-quarters of sales")));
+        assert!(one("25%").stated_by(&one("四分之一的用户")));
+        assert!(!one("40%").stated_by(&one("one-third of revenue")));
+        assert_eq!(amounts("two-thirds of it", None).len(), 1, "the fraction, not its 'two'");
+        assert!(amounts("one quarter later", None).is_empty(), "a fiscal quarter");
     }
 
     #[test]
