@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
+use super::queries::sealed::Access;
 use super::{EngineConfig, Reader, Writer};
+use crate::retrieve::Retriever;
 use crate::models;
 use crate::progress::Silent;
 
@@ -17,6 +19,14 @@ pub(crate) struct TestLibrary {
 impl TestLibrary {
     pub fn folder(&self) -> PathBuf {
         self.dir.path().join("notes")
+    }
+
+    /// The reader's stores as a retriever, for tests of search's stages.
+    pub fn with_retriever<T>(&self, f: impl FnOnce(&Retriever<'_>) -> crate::Result<T>) -> T {
+        let embedder = self.reader.shared_embedder().as_ref();
+        self.reader
+            .with_stores(|s| f(&Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }))
+            .unwrap()
     }
 }
 

@@ -11,27 +11,25 @@ pub mod filter;
 pub mod library_search;
 pub mod rerank;
 mod routing;
+mod search;
 mod snapshot;
 mod stages;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::Instant;
 
-use copies::Copies;
-use rerank::{PageCandidate, QuestionTerms, RerankWeights};
+use rerank::PageCandidate;
 pub use routing::Routing;
 pub use snapshot::LibrarySnapshot;
 pub use stages::StageTimes;
-use stages::ms_since;
 pub(crate) use snapshot::LibraryFacts;
 pub use routing::NameRoute;
 
 use serde::Serialize;
 
-use crate::embed::{Embedder, TextRole};
+use crate::embed::Embedder;
 use crate::lang::Lang;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::index::store::ChunkRecord;
 use crate::index::{LexicalIndex, Store, VectorIndex};
 use crate::span::Span;
@@ -206,211 +204,6 @@ pub struct Retriever<'a> {
 impl Retriever<'_> {
     fn facts(&self) -> LibraryFacts<'_> {
         LibraryFacts { store: self.store, snapshot: self.snapshot }
-    }
-
-    pub fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
-        let started = Instant::now();
-        let mut stages = StageTimes::default();
-        let (total_chunks, embedded) = self.facts().chunk_counts()?;
-        let user_scope = match &params.documents {
-            Some(ids) => {
-                let mut ids = ids.clone();
-                ids.sort_unstable();
-                ids.dedup();
-                Some(ids)
-            }
-            None => self.scope_documents(&params.scope)?,
-        };
-        // Only hybrid search is routed: a keyword or vector search is what the user asked for,
-        // over what the user scoped.
-        let routing = if params.route && params.mode == SearchMode::Hybrid {
-            self.route(query, user_scope.as_deref())?
-        } else {
-            Routing::default()
-        };
-        let unrouted_scope = user_scope.clone();
-        let scope_docs = routing.narrow(user_scope);
-        let candidates = params.candidates.max(params.k);
-        // An embedding model that cannot read the question's script gives near-random
-        // vectors; they then only break ties between keyword matches.
-        let lang = Lang::of(query);
-        let language_gap = (params.mode != SearchMode::Lexical && !self.embedder.covers(lang)).then_some(lang);
-        let fusion = match language_gap {
-            Some(_) => Fusion { vector_weight: params.fusion.vector_weight * UNCOVERED_VECTOR_SHARE, ..params.fusion },
-            None => params.fusion,
-        };
-
-        // The query embedding is the slow part; keyword and document search run beside it.
-        let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty() && params.query_vector.is_none();
-        let embedder = self.embedder;
-        stages.route_ms = ms_since(started);
-        let (query_vector, lexical, documents, embed_ms) = std::thread::scope(|scope| {
-            let embedding = wants_vector.then(|| {
-                scope.spawn(move || {
-                    let began = Instant::now();
-                    embedder.embed(&[query.to_string()], TextRole::Query).map(|v| (v, ms_since(began)))
-                })
-            });
-            let began = Instant::now();
-            let lexical = if params.mode != SearchMode::Vector {
-                self.lexical.search(query, candidates, scope_docs.as_deref())?
-            } else {
-                Vec::new()
-            };
-            let documents = self.lexical.search_documents(query, DOCUMENT_CANDIDATES, scope_docs.as_deref())?;
-            stages.lexical_ms = ms_since(began);
-            let (query_vector, embed_ms) = match embedding {
-                Some(handle) => {
-                    let outcome = handle
-                        .join()
-                        .map_err(|_| Error::EmbeddingService { message: "query embedding panicked".into() })?;
-                    match outcome {
-                        Ok((vectors, ms)) => (Ok(vectors.into_iter().next()), ms),
-                        Err(e) => (Err(e), 0.0),
-                    }
-                }
-                None => (Ok(None), 0.0),
-            };
-            Ok::<_, Error>((query_vector, lexical, documents, embed_ms))
-        })?;
-        // Hybrid search still has its keyword half when the embedder fails (a server that
-        // stopped answering); a search by meaning alone has nothing to fall back on.
-        let (query_vector, vectors_unavailable) = match query_vector {
-            Ok(v) => (v.or_else(|| params.query_vector.clone()), None),
-            Err(e) if params.mode == SearchMode::Hybrid => (None, Some(e.to_string())),
-            Err(e) => return Err(e),
-        };
-        stages.embed_ms = embed_ms;
-        let began = Instant::now();
-        let vector = match &query_vector {
-            Some(qv) => {
-                let allowed: Option<Vec<i64>> = match &scope_docs {
-                    Some(docs) => Some(self.facts().chunk_ids_of_documents(docs)?),
-                    None => None,
-                };
-                self.vectors.search(qv, candidates, allowed.as_deref())?
-            }
-            None => Vec::new(),
-        };
-        stages.vector_ms = ms_since(began);
-        let began = Instant::now();
-        // The ranking kept for abstaining is the question's own keyword list: the abstain rule
-        // was fitted on it.
-        let plain_lexical: Vec<(i64, f32)> = lexical.iter().take(RANKING_KEPT).copied().collect();
-        let mut lexical = lexical;
-        if params.expand && params.mode == SearchMode::Hybrid {
-            let first: Vec<i64> = fuse(&lexical, &vector, fusion).iter().take(expand::FEEDBACK_PASSAGES).map(|x| x.0).collect();
-            let passages = self.store.chunks_by_ids(&first)?;
-            let texts: Vec<&str> = first.iter().filter_map(|id| passages.get(id).map(|r| r.text.as_str())).collect();
-            let words = expand::feedback_words(query, &texts, self.lexical)?;
-            if !words.is_empty() {
-                lexical = self.lexical.search_expanded(query, &words, candidates, scope_docs.as_deref())?;
-            }
-        }
-        stages.expand_ms = ms_since(began);
-        let began = Instant::now();
-        let mut ids: Vec<i64> = lexical.iter().chain(&vector).map(|(id, _)| *id).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        let records = self.store.chunks_by_ids(&ids)?;
-        stages.fetch_ms = ms_since(began);
-        let began = Instant::now();
-        let profile_weight = if params.mode == SearchMode::Hybrid { fusion.document_weight } else { 0.0 };
-        let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
-        let mut fused = fuse(&lexical, &vector, fusion);
-        for (id, score) in &mut fused {
-            let Some(record) = records.get(id) else { continue };
-            if let Some(rank) = doc_rank.get(&record.span.doc_id) {
-                *score += profile_weight / (fusion.rrf_k + *rank as f32 + 1.0);
-            }
-            if let Some(fit) = routing.fit.get(&record.span.doc_id) {
-                *score += fusion.route_weight * fit / (fusion.rrf_k + 1.0);
-            }
-        }
-        fused.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let mut pages = Vec::new();
-        if params.rerank && params.mode == SearchMode::Hybrid && !fused.is_empty() {
-            let page_of: HashMap<i64, rerank::Place> = records.iter().map(|(id, r)| (*id, rerank::place_of(r))).collect();
-            let question = QuestionTerms::new(query, self.lexical)?;
-            let passage_texts: HashMap<i64, String> = records.iter().map(|(id, r)| (*id, r.text.clone())).collect();
-            pages = rerank::page_candidates(&fused, &page_of, &passage_texts, &question, self.store)?;
-            let weights = RerankWeights::default();
-            let passage_score = |chunk: i64, nth: usize| {
-                records.get(&chunk).map(|r| weights.score(&question.features(nth, &r.text))).unwrap_or(f32::MIN)
-            };
-            let strong: HashSet<i64> = fused.iter().take(rerank::STRONG_PASSAGES).map(|(id, _)| *id).collect();
-            fused = rerank::reorder(fused, &page_of, &pages, &weights, &passage_score);
-            let by_place: HashMap<(i64, i64), i64> = records.values().map(|r| ((r.span.doc_id, r.ordinal), r.id)).collect();
-            let next_of: HashMap<i64, i64> = records
-                .values()
-                .filter(|r| rerank::ends_mid_sentence(&r.text))
-                .filter_map(|r| by_place.get(&(r.span.doc_id, r.ordinal + 1)).map(|next| (r, *next)))
-                .filter(|(r, next)| strong.contains(next) && records.get(next).is_some_and(|n| n.span.page == r.span.page))
-                .map(|(r, next)| (r.id, next))
-                .collect();
-            fused = rerank::keep_sentences_whole(fused, &next_of);
-
-        }
-        let mut routed_docs: Vec<i64> = Vec::new();
-        for (id, _) in &fused {
-            if let Some(r) = records.get(id) {
-                if !routed_docs.contains(&r.span.doc_id) {
-                    routed_docs.push(r.span.doc_id);
-                }
-            }
-        }
-        let in_scope: Vec<i64> = match &scope_docs {
-            Some(d) => d.clone(),
-            None => documents.iter().map(|(d, _)| *d).chain(routing.fit.keys().copied()).chain(routed_docs).collect(),
-        };
-        let mut considered = in_scope;
-        considered.sort_unstable();
-        considered.dedup();
-        let document_order = routing.ranked(&considered, &documents);
-        let mut hits = Vec::with_capacity(params.k);
-        let mut copies = Copies::default();
-        let mut seen = HashSet::new();
-        for (id, score) in fused {
-            let Some(found) = records.get(&id) else { continue };
-            let (r, also_in) = copies.canonical(self.store, found, scope_docs.as_deref())?;
-            if !seen.insert(r.id) {
-                continue;
-            }
-            hits.push(Hit::of(hits.len() + 1, r, score, also_in));
-            if hits.len() == params.k {
-                break;
-            }
-        }
-        if routing.named.len() <= FALLBACK_ROUTED_DOCUMENTS && !routing.named.is_empty() {
-            let unrouted = SearchParams {
-                route: false,
-                documents: unrouted_scope,
-                scope: Vec::new(),
-                query_vector: query_vector.clone(),
-                ..params.clone()
-            };
-            let fallback = self.search(query, &unrouted)?;
-            hits = merge_fallback(hits, fallback.hits, params.k, fusion.rrf_k);
-        }
-        stages.rank_ms = ms_since(began);
-        stages.total_ms = ms_since(started);
-        Ok(SearchResults {
-            hits,
-            semantic_complete: embedded == total_chunks,
-            pending_vectors: total_chunks - embedded,
-            total_chunks,
-            ranking: Ranking {
-                lexical: plain_lexical,
-                vector: vector.iter().take(RANKING_KEPT).copied().collect(),
-            },
-            documents: document_order,
-            pages,
-            query_vector,
-            language_gap,
-            vectors_unavailable,
-            stages,
-            routing: routing.describe(),
-        })
     }
 
     /// Routing among the documents the user's scope allows (all when it is empty).
