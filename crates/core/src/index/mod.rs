@@ -8,6 +8,7 @@ pub mod feedback;
 mod import;
 pub mod lexical;
 mod meta;
+mod pass;
 pub mod mixed_tokenizer;
 pub mod snapshot;
 pub mod store;
