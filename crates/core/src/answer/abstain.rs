@@ -166,10 +166,29 @@ pub fn signals(
     passage_vectors: &HashMap<i64, Vec<f32>>,
     library: &LibraryView<'_>,
 ) -> RetrievalSignals {
-    let library_frequencies = library.frequencies;
     let mut terms = content_terms(question);
     terms.sort();
     terms.dedup();
+    let found = evidence_terms(evidence);
+    let (coverage, idf_coverage) = coverages(question, &terms, &found, evidence, library);
+    RetrievalSignals {
+        coverage,
+        idf_coverage,
+        sentence_coverage: sentence_coverage(&terms, evidence),
+        top_cosine: top_cosine(query_vector, evidence, passage_vectors),
+        vector_margin: library.ranking.and_then(|r| margin(&r.vector)),
+        lexical_margin: library.ranking.and_then(|r| margin(&r.lexical)),
+        agreement: library.ranking.map(agreement).unwrap_or(0.0),
+        typed_match: super::answerability::typed_match(question, evidence, library.frequencies),
+        model_yes: None,
+        missing_terms: terms.iter().filter(|t| term_recall(std::slice::from_ref(t), &found) == 0.0).cloned().collect(),
+        missing_names: missing_names(question, &found, library),
+        unknown_terms: unknown_terms(&terms, library),
+    }
+}
+
+/// Every content term of the evidence: its titles, file names, passages and headings.
+fn evidence_terms(evidence: &EvidenceSet) -> HashSet<String> {
     let mut found: HashSet<String> = HashSet::new();
     for page in &evidence.pages {
         found.extend(content_terms(&page.doc_title));
@@ -181,9 +200,14 @@ pub fn signals(
             found.extend(p.heading_path.iter().flat_map(|h| content_terms(h)));
         }
     }
+    found
+}
+
+/// The share of the question's terms the evidence has, plain and weighted by how rare each
+/// is in the library.
+fn coverages(question: &str, terms: &[String], found: &HashSet<String>, evidence: &EvidenceSet, library: &LibraryView<'_>) -> (f32, f32) {
     // CJK questions are measured by characters: their scale then matches word coverage.
-    let cjk = matches!(Lang::of(question), Lang::Zh | Lang::Ja | Lang::Ko);
-    let coverage = if cjk {
+    if matches!(Lang::of(question), Lang::Zh | Lang::Ja | Lang::Ko) {
         let mut units = coverage_terms(question);
         units.sort();
         units.dedup();
@@ -194,40 +218,36 @@ pub fn signals(
                 found_units.extend(coverage_terms(&p.text));
             }
         }
-        term_recall(&units, &found_units)
-    } else {
-        term_recall(&terms, &found)
-    };
-    let weights: Vec<f32> = library_frequencies(&terms)
+        let coverage = term_recall(&units, &found_units);
+        return (coverage, coverage);
+    }
+    let weights: Vec<f32> = (library.frequencies)(terms)
         .into_iter()
         .map(|df| ((library.chunks as f32 + 1.0) / (df.min(library.chunks) as f32 + 1.0)).ln() + 1.0)
         .collect();
     let total_weight: f32 = weights.iter().sum();
-    let covered_weight: f32 = terms
-        .iter()
-        .zip(&weights)
-        .filter(|(t, _)| term_recall(std::slice::from_ref(t), &found) > 0.0)
-        .map(|(_, w)| w)
-        .sum();
-    let idf_coverage = if cjk {
-        coverage
-    } else if total_weight > 0.0 {
-        covered_weight / total_weight
-    } else {
-        0.0
-    };
-    let sentence_coverage = evidence
+    let covered_weight: f32 =
+        terms.iter().zip(&weights).filter(|(t, _)| term_recall(std::slice::from_ref(t), found) > 0.0).map(|(_, w)| w).sum();
+    let idf_coverage = if total_weight > 0.0 { covered_weight / total_weight } else { 0.0 };
+    (term_recall(terms, found), idf_coverage)
+}
+
+/// The best share of the question's terms one sentence of the evidence has.
+fn sentence_coverage(terms: &[String], evidence: &EvidenceSet) -> f32 {
+    evidence
         .pages
         .iter()
         .flat_map(|p| &p.passages)
         .flat_map(|p| sentences(&p.text).into_iter().map(move |r| &p.text[r]))
         .map(|sentence| {
             let sentence_terms: HashSet<String> = content_terms(sentence).into_iter().collect();
-            term_recall(&terms, &sentence_terms)
+            term_recall(terms, &sentence_terms)
         })
-        .fold(0.0f32, f32::max);
-    let missing_terms = terms.iter().filter(|t| term_recall(std::slice::from_ref(t), &found) == 0.0).cloned().collect();
-    let top_cosine = match query_vector {
+        .fold(0.0f32, f32::max)
+}
+
+fn top_cosine(query_vector: Option<&[f32]>, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> f32 {
+    match query_vector {
         Some(q) => evidence
             .pages
             .iter()
@@ -237,21 +257,22 @@ pub fn signals(
             .fold(0.0f32, f32::max),
         // Without vectors only coverage can speak; similarity must not veto on its own.
         None => 1.0,
-    };
-    // Titles and file names often write names without spaces ("BESTBUY_2019_10K").
-    let joined: String = {
-        let all_names = names(question);
-        all_names.iter().map(|n| n.word.as_str()).collect::<Vec<_>>().join("")
-    };
-    let found_joined = joined.len() > 3 && found.iter().any(|f| f.contains(&joined));
+    }
+}
+
+/// The question's names that neither the evidence nor (mostly) the library has.
+fn missing_names(question: &str, found: &HashSet<String>, library: &LibraryView<'_>) -> Vec<String> {
     let question_names = names(question);
+    // Titles and file names often write names without spaces ("BESTBUY_2019_10K").
+    let joined: String = question_names.iter().map(|n| n.word.as_str()).collect::<Vec<_>>().join("");
+    let found_joined = joined.len() > 3 && found.iter().any(|f| f.contains(&joined));
     let name_words: Vec<String> = question_names.iter().map(|n| n.word.clone()).collect();
-    let name_frequencies = library_frequencies(&name_words);
-    let missing_names = question_names
+    let name_frequencies = (library.frequencies)(&name_words);
+    question_names
         .iter()
         .zip(name_frequencies)
         .filter(|(n, df)| {
-            let in_evidence = found_joined || content_terms(&n.word).iter().any(|t| term_recall(std::slice::from_ref(t), &found) > 0.0);
+            let in_evidence = found_joined || content_terms(&n.word).iter().any(|t| term_recall(std::slice::from_ref(t), found) > 0.0);
             // A capitalised word the library uses everywhere ("Market", "Company", "Non-GAAP")
             // is not the name of something the library lacks; one it rarely or never uses is.
             let rare = (*df as f64) < RARE_NAME_SHARE * library.chunks.max(1) as f64;
@@ -259,25 +280,15 @@ pub fn signals(
             !in_evidence && ((!n.first && !n.acronym && rare) || *df == 0)
         })
         .map(|(n, _)| n.word.clone())
-        .collect();
+        .collect()
+}
+
+/// The question's words (and four-digit numbers) the library never uses.
+fn unknown_terms(terms: &[String], library: &LibraryView<'_>) -> Vec<String> {
     let candidates: Vec<String> =
         terms.iter().filter(|t| (t.len() >= 3 && !crate::text::is_number(t)) || t.len() == 4 && crate::text::is_number(t)).cloned().collect();
-    let frequencies = library_frequencies(&candidates);
-    let unknown_terms = candidates.into_iter().zip(frequencies).filter(|(_, df)| *df == 0).map(|(t, _)| t).collect();
-    RetrievalSignals {
-        coverage,
-        idf_coverage,
-        sentence_coverage,
-        top_cosine,
-        vector_margin: library.ranking.and_then(|r| margin(&r.vector)),
-        lexical_margin: library.ranking.and_then(|r| margin(&r.lexical)),
-        agreement: library.ranking.map(agreement).unwrap_or(0.0),
-        typed_match: super::answerability::typed_match(question, evidence, library_frequencies),
-        model_yes: None,
-        missing_terms,
-        missing_names,
-        unknown_terms,
-    }
+    let frequencies = (library.frequencies)(&candidates);
+    candidates.into_iter().zip(frequencies).filter(|(_, df)| *df == 0).map(|(t, _)| t).collect()
 }
 
 pub fn should_abstain(s: &RetrievalSignals, t: &AbstainThresholds) -> bool {

@@ -1,5 +1,7 @@
-//! One question → one checked answer: rewrite a follow-up, plan, gather evidence with the
-//! tools, decide whether to abstain, generate (or extract), and attribute every sentence.
+//! One question → one checked answer: rewrite a follow-up, plan, then either answer from the
+//! index (questions about the library), map-reduce (whole documents), or run the line of
+//! typed stages: `gather` (`Gathered`) → `verdict` (`Verdict`) → `draft` (`Draft`) → check
+//! (`Checked`) → the `Answer`, built once.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -7,25 +9,27 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::abstain::{self, AbstainThresholds, LibraryView, RetrievalSignals};
-use super::attribute::{self, AttributionCounts, Citation, Sentence, SentenceStatus, Vectors};
+use super::abstain::{AbstainThresholds, RetrievalSignals};
+use super::attribute::{self, AttributionCounts, Citation, Sentence, Vectors};
+use super::budget::{evidence_budget, evidence_for_first_token};
+use super::draft::{Draft, Generation};
 use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
+use super::gather::Gathered;
 use super::generator::{GenerationEvent, GenerationRequest, GenerationStats, Generator};
-use crate::lang::Lang;
-use super::plan::{self, Plan, MAX_STEPS};
-use super::prompt::{self, NOT_COVERED};
-use super::tools::Toolbox;
-use super::{asked, judge, lookup, mapreduce, repeat, rewrite};
-pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
-pub(crate) use super::outcome::{collect_citations, ms, Sink};
-use super::budget::{evidence_budget, evidence_for_first_token};
+use super::plan::{self, Plan};
+use super::prompt::NOT_COVERED;
 use super::stages::Stages;
+use super::tools::{Step, Toolbox};
+use super::verdict::{self, Checked, Verdict};
+use super::{judge, mapreduce, repeat, rewrite};
+pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
+pub(crate) use super::outcome::{collect_citations, ms, send, Sink};
 use crate::answer::cite::split_claims;
 use crate::embed::TextRole;
 use crate::engine::{Queries, Reader};
 use crate::error::{Error, Result};
-use crate::retrieve::Hit;
+use crate::lang::Lang;
 
 #[derive(Debug, Clone)]
 pub struct AskOptions {
@@ -73,331 +77,153 @@ pub struct Asker<'a> {
     pub options: AskOptions,
 }
 
+/// The question as asked and as searched.
+struct Question {
+    text: String,
+    /// The follow-up rewritten to stand alone, when it was one.
+    standalone: Option<String>,
+}
+
+impl Question {
+    /// What retrieval and the checks read: the standalone form when there is one.
+    fn query(&self) -> &str {
+        self.standalone.as_deref().unwrap_or(&self.text)
+    }
+}
+
 impl Asker<'_> {
     /// Answers `question`; `previous` is the standalone query of the previous turn, if any.
+    /// Questions about the library itself are answered from the index, whole-document tasks
+    /// by map-reduce, and the rest by the line gather → verdict → draft → check → answer.
     pub fn ask(&self, question: &str, previous: Option<&str>, sink: &mut Sink<'_>) -> Result<Answer> {
         let started = Instant::now();
         let mut tools = Toolbox::new(self.engine, &self.options.scope)?;
-        let standalone = rewrite::standalone(question, previous);
-        if let Some(q) = &standalone {
-            let t = Instant::now();
-            let step = tools.record("rewrite", json!({"question": question, "previous": previous}), q.clone(), t);
-            if !sink(AskEvent::Step(step)) {
-                return Err(Error::Interrupted);
-            }
+        let asked = Question { text: question.to_string(), standalone: rewrite::standalone(question, previous) };
+        if let Some(q) = &asked.standalone {
+            let step = tools.record("rewrite", json!({"question": question, "previous": previous}), q.clone(), Instant::now());
+            send(sink, AskEvent::Step(step))?;
         }
-        let query = standalone.clone().unwrap_or_else(|| question.to_string());
+        let query = asked.query().to_string();
         let mut documents: Vec<_> = tools.documents.values().cloned().collect();
         documents.sort_by_key(|d| d.doc_id);
         // "Which documents mention X?", "how many 2023 reports do I have?": the index knows.
-        if let Some(asked) = super::library_question::recognise(&query, &documents) {
-            let t = Instant::now();
-            let step = tools.record("plan", json!({"query": query}), serde_json::to_string(&asked).unwrap_or_default(), t);
-            if !sink(AskEvent::Step(step)) {
-                return Err(Error::Interrupted);
-            }
-            let mut answer = super::library_answer::run(&mut tools, question, &asked, &|t| self.count_tokens(t))?;
-            answer.standalone_query = standalone;
-            answer.timings.total_ms = ms(started);
-            return Ok(answer);
+        if let Some(about_library) = super::library_question::recognise(&query, &documents) {
+            let observation = serde_json::to_string(&about_library).unwrap_or_default();
+            send(sink, AskEvent::Step(tools.record("plan", json!({"query": query}), observation, Instant::now())))?;
+            let answer = super::library_answer::run(&mut tools, question, &about_library, &|t| self.count_tokens(t))?;
+            return Ok(Answer { standalone_query: asked.standalone, ..answer.finished(started) });
         }
         let used_by = |word: &str| self.engine.documents_using(word).unwrap_or(u64::MAX);
         let the_plan = plan::plan(&query, &documents, tools.scope.as_deref(), &used_by);
-        let t = Instant::now();
-        let step = tools.record("plan", json!({"query": query}), serde_json::to_string(&the_plan).unwrap_or_default(), t);
-        if !sink(AskEvent::Step(step)) {
-            return Err(Error::Interrupted);
-        }
+        let observation = serde_json::to_string(&the_plan).unwrap_or_default();
+        send(sink, AskEvent::Step(tools.record("plan", json!({"query": query}), observation, Instant::now())))?;
         if let Plan::WholeDocument { doc_ids } = &the_plan {
-            let mut answer = mapreduce::run(self, &mut tools, &query, doc_ids, sink)?;
-            answer.question = question.to_string();
-            answer.standalone_query = standalone;
-            answer.timings.total_ms = ms(started);
-            return Ok(answer);
+            let answer = mapreduce::run(self, &mut tools, &query, doc_ids, sink)?;
+            return Ok(Answer { question: asked.text, standalone_query: asked.standalone, ..answer.finished(started) });
         }
-        let hits = self.gather(&mut tools, &query, &the_plan, sink)?;
-        // The abstain rule's thresholds were fitted on 700 tokens of passages in fused order
-        // (before page reranking); it keeps seeing that, whatever the model is given.
-        let mut fused_order = hits.clone();
-        fused_order.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let calibrated = EvidenceSet::from_hits(&fused_order, &tools.documents, abstain::SIGNAL_EVIDENCE_TOKENS, &|t| self.count_tokens(t));
-        // The statement row the question asks for leads the evidence (not the abstain rule's
-        // view above, which keeps the retrieval it was fitted on).
-        let hits = self.with_statement_rows(&mut tools, &query, hits, sink)?;
-        let retrieve_ms = ms(started);
-        let count = |t: &str| self.count_tokens(t);
-        let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
-        // A plain plan searched with this very query: its embedding is already there.
-        let query_vector = match tools.last_query_vector.take() {
-            Some((searched, vector)) if searched == query => Some(vector),
-            _ => self.engine.embedder().embed(std::slice::from_ref(&query), TextRole::Query)?.into_iter().next(),
+        let gathered = self.gather(&mut tools, &query, &the_plan, started, sink)?;
+        let mut timings = Timings { retrieve_ms: gathered.retrieve_ms, ..Timings::default() };
+        let mut signals = gathered.signals.clone();
+        let (checked, generation, attribution) = match self.verdict(&query, &gathered.evidence, &signals) {
+            Verdict::Abstain(why) => (Checked::abstained(&why), None, AttributionCounts::default()),
+            Verdict::Answerable => {
+                let quotes = extractive_sentences(&query, &gathered.evidence);
+                timings.first_evidence_ms = Some(ms(started));
+                send(sink, AskEvent::Evidence(&quotes))?;
+                match self.judged(&query, &gathered.evidence, &mut signals) {
+                    Verdict::Abstain(why) => (Checked::abstained(&why), None, AttributionCounts::default()),
+                    Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, sink)?,
+                }
+            }
         };
-        let mut chunk_ids: Vec<i64> =
-            evidence.pages.iter().chain(&calibrated.pages).flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
-        chunk_ids.sort_unstable();
-        chunk_ids.dedup();
-        let passage_vectors = self.engine.vectors_of(&chunk_ids)?;
-        let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
-        let chunks = self.engine.passage_count()?;
-        // For a plan of several searches this is the last one's: each covers part of the question.
-        let ranking = tools.last_ranking.as_ref();
-        let library = LibraryView { frequencies: &frequencies, chunks, ranking };
-        let signals = abstain::signals(&query, &calibrated, query_vector.as_deref(), &passage_vectors, &library);
-        let mut answer = Answer {
-            question: question.to_string(),
-            standalone_query: standalone,
-            answer: String::new(),
-            citations: Vec::new(),
-            abstained: false,
-            mode: AnswerMode::Generated,
-            sentences: Vec::new(),
-            steps: Vec::new(),
-            sources: evidence.pages.clone(),
-            attribution: AttributionCounts::default(),
-            signals: Some(signals.clone()),
+        let answered = Answered { asked, gathered, signals, checked, generation, attribution, steps: tools.steps, timings };
+        Ok(self.assemble(answered, started))
+    }
+
+    /// Stages `draft` and `check`: the model's sentences checked against the evidence, or
+    /// the quotes when no model wrote.
+    fn drafted_and_checked(
+        &self,
+        query: &str,
+        gathered: &Gathered,
+        quotes: Vec<Sentence>,
+        started: Instant,
+        sink: &mut Sink<'_>,
+    ) -> Result<(Checked, Option<Generation>, AttributionCounts)> {
+        match self.draft(query, &gathered.evidence, started, sink)? {
+            Draft::Quotes { note } => Ok((Checked::Quoted { sentences: quotes, note }, None, AttributionCounts::default())),
+            Draft::Generated(generation) => {
+                let (sentences, counts) = self.check(query, &generation.raw, &gathered.evidence, &gathered.passage_vectors)?;
+                let checked = verdict::settle(query, sentences, quotes, self.options.never_abstain);
+                Ok((checked, Some(generation), counts))
+            }
+        }
+    }
+
+    /// The answer, built once from what the stages returned.
+    fn assemble(&self, answered: Answered, started: Instant) -> Answer {
+        let Answered { asked, gathered, signals, checked, generation, attribution, steps, mut timings } = answered;
+        let lang = Lang::of(&asked.text);
+        let (text, citations, sentences, mode, mut note) = match checked {
+            Checked::Abstained { why, near_miss } => {
+                let (text, citations) = nearest_passages(&gathered.evidence, lang);
+                (text, citations, Vec::new(), AnswerMode::Abstained, Some(verdict::abstain_note(&why, near_miss)))
+            }
+            Checked::Quoted { sentences, note } => {
+                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Extractive, Some(note))
+            }
+            Checked::Generated { sentences, note } => {
+                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Generated, note)
+            }
+        };
+        if let Some(generation) = &generation {
+            generation.record(&mut timings);
+            if generation.stopped {
+                note = Some("Stopped before the model finished: the answer is incomplete.".into());
+            }
+        }
+        if let Some(gap) = gathered.language_gap {
+            let gap = gap.keyword_search_note();
+            note = Some(note.map_or_else(|| gap.to_string(), |n| format!("{n} {gap}")));
+        }
+        timings.total_ms = ms(started);
+        Answer {
+            question: asked.text,
+            standalone_query: asked.standalone,
+            answer: text,
+            citations,
+            abstained: mode == AnswerMode::Abstained,
+            mode,
+            sentences,
+            steps,
+            sources: gathered.evidence.pages,
+            attribution,
+            signals: Some(signals),
             model: self.generator.map(|g| g.info().name.clone()),
-            raw_model_output: None,
-            note: None,
-            timings: Timings { retrieve_ms, ..Timings::default() },
+            raw_model_output: generation.map(|g| g.raw),
+            note,
+            timings,
             conversation_id: None,
             turn: None,
-        };
-        let lang = Lang::of(question);
-        let abstains = |s: &RetrievalSignals| !self.options.never_abstain && abstain::should_abstain(s, &self.options.thresholds);
-        let missing_period = if self.options.never_abstain { None } else { asked::missing_period(&query, &evidence) };
-        if evidence.is_empty() || abstains(&signals) {
-            abstain_with_nearest(&mut answer, &evidence, "retrieval found no passage that covers the question", lang);
-        } else if let Some(period) = missing_period {
-            let why = format!("the sources state other periods than the one asked about ({period:?})");
-            abstain_with_nearest(&mut answer, &evidence, &why, lang);
-        } else {
-            let quotes = extractive_sentences(&query, &evidence);
-            answer.timings.first_evidence_ms = Some(ms(started));
-            if !sink(AskEvent::Evidence(&quotes)) {
-                return Err(Error::Interrupted);
-            }
-            let messages = prompt::answer_messages(&query, &evidence);
-            // The model as a judge: does the evidence state the answer? Its prompt shares the
-            // evidence with the answer prompt, so this costs a few tokens; it is asked only when
-            // the abstain rule uses it (or an evaluation records it).
-            let mut signals = signals;
-            let wants_judge = self.options.thresholds.min_model_yes.is_some() || self.options.record_judge;
-            if let (Some(generator), true) = (self.generator, wants_judge) {
-                signals.model_yes = judge::evidence_answers(generator, &query, &evidence);
-                answer.signals = Some(signals.clone());
-            }
-            if signals.model_yes.is_some() && abstains(&signals) {
-                abstain_with_nearest(&mut answer, &evidence, "the model judged that the passages do not answer the question", lang);
-                answer.steps = tools.steps;
-                answer.timings.total_ms = ms(started);
-                return Ok(answer);
-            }
-            match self.generator {
-                Some(generator) => {
-                    let generated = self.generate(generator, &messages, &evidence, started, sink);
-                    match generated {
-                        Ok((raw, stats, first_token_ms, stopped)) => {
-                            answer.timings.prompt_ms = stats.prompt_ms;
-                            answer.timings.generation_ms = stats.generation_ms;
-                            answer.timings.prompt_tokens = stats.prompt_tokens;
-                            answer.timings.reused_prompt_tokens = stats.reused_prompt_tokens;
-                            answer.timings.generated_tokens = stats.generated_tokens;
-                            answer.timings.first_token_ms = first_token_ms;
-                            let checked = Checked { raw: &raw, evidence: &evidence, passage_vectors: &passage_vectors, quotes, lang };
-                            self.finish_generated(&mut answer, checked)?;
-                            answer.raw_model_output = Some(raw);
-                            if stopped {
-                                answer.note = Some("Stopped before the model finished: the answer is incomplete.".into());
-                            }
-                        }
-                        Err(Error::Interrupted) => return Err(Error::Interrupted),
-                        Err(e) => {
-                            show_quotes(&mut answer, quotes, lang);
-                            answer.note = Some(format!("Extractive answer: generation failed ({e})."));
-                        }
-                    }
-                }
-                None => {
-                    show_quotes(&mut answer, quotes, lang);
-                    answer.note = Some("Extractive answer: no language model is loaded; these are the source sentences that best match the question.".into());
-                }
-            }
         }
-        if !self.engine.embedder().covers(Lang::of(&query)) {
-            let gap = Lang::of(&query).keyword_search_note();
-            answer.note = Some(match answer.note.take() {
-                Some(n) => format!("{n} {gap}"),
-                None => gap.to_string(),
-            });
-        }
-        answer.steps = tools.steps;
-        answer.timings.total_ms = ms(started);
-        Ok(answer)
-    }
-
-    /// Runs the plan's searches (at most [`MAX_STEPS`]) and merges their hits so that each
-    /// sub-query is represented near the top.
-    fn gather(&self, tools: &mut Toolbox<'_>, query: &str, the_plan: &Plan, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
-        // Enough passages to fill the evidence budget (passages average about 100 tokens).
-        let k = self.options.k.max(self.evidence_tokens() / 90);
-        let lists: Vec<Vec<Hit>> = match the_plan {
-            Plan::Decompose { subqueries } => {
-                let per = (k / subqueries.len()).max(3);
-                let mut lists = Vec::new();
-                for sq in subqueries.iter().take(MAX_STEPS - 2) {
-                    lists.push(tools.search_docs(&sq.query, per, &sq.doc_ids));
-                    if let Some(step) = tools.steps.last() {
-                        if !sink(AskEvent::Step(step)) {
-                            return Err(Error::Interrupted);
-                        }
-                    }
-                }
-                lists
-            }
-            _ => {
-                let hits = tools.search_docs(query, k, &[]);
-                if let Some(step) = tools.steps.last() {
-                    if !sink(AskEvent::Step(step)) {
-                        return Err(Error::Interrupted);
-                    }
-                }
-                vec![hits]
-            }
-        };
-        let mut merged = Vec::new();
-        let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
-        for i in 0..longest {
-            for list in &lists {
-                if let Some(h) = list.get(i) {
-                    if !merged.iter().any(|m: &Hit| m.chunk_id == h.chunk_id) {
-                        merged.push(h.clone());
-                    }
-                }
-            }
-        }
-        Ok(merged)
-    }
-
-    /// `hits` led by the passages that hold the table rows the question asks for
-    /// ([`lookup::statement_rows`]), each once; the lookup is a step of the trace.
-    fn with_statement_rows(&self, tools: &mut Toolbox<'_>, query: &str, hits: Vec<Hit>, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
-        let t = Instant::now();
-        let (rows, found) = lookup::statement_rows(self.engine, query, &hits)?;
-        if rows.is_empty() {
-            return Ok(hits);
-        }
-        let said: Vec<String> = found.iter().map(|r| format!("p.{} {} · {}: {}", r.page, r.row, r.column, r.value)).collect();
-        let step = tools.record("lookup_rows", json!({"query": query}), said.join("\n"), t);
-        if !sink(AskEvent::Step(step)) {
-            return Err(Error::Interrupted);
-        }
-        let leading: Vec<i64> = rows.iter().map(|r| r.chunk_id).collect();
-        let mut led = rows;
-        led.extend(hits.into_iter().filter(|h| !leading.contains(&h.chunk_id)));
-        Ok(led)
-    }
-
-    fn finish_generated(&self, answer: &mut Answer, checked: Checked<'_>) -> Result<()> {
-        let Checked { raw, evidence, passage_vectors, quotes, lang } = checked;
-        let (sentences, counts) = self.check(&answer.standalone_query.clone().unwrap_or_else(|| answer.question.clone()), raw, evidence, passage_vectors)?;
-        answer.attribution = counts;
-        let sentences = without_repeats(sentences);
-        let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
-        let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
-        // The sources may name the subject and still not state the asked fact: the supported
-        // sentences give figures of another kind than asked (a percentage for an amount), or
-        // only other periods than the one asked about (2025's meeting for "the 2026 AGM").
-        // Then the answer says so and shows the nearest passages, nothing else. An answer with
-        // nothing supported is not abstained on here: measured on the sample and the Chinese
-        // articles, the model says "not covered" of answerable questions about as often as of
-        // near misses (README.md, "Abstaining"), so the source sentences are shown instead.
-        let question = answer.standalone_query.clone().unwrap_or_else(|| answer.question.clone());
-        let wrong_kind = asked::wanted(&question).is_some_and(|w| supported > 0 && asked::gives_other_kind(w, &sentences));
-        let wrong_period = supported > 0 && asked::gives_other_period(&question, &sentences);
-        if !self.options.never_abstain && (wrong_kind || wrong_period) {
-            let why = if wrong_kind {
-                "the sources name the subject but no checked sentence gives the kind of value asked for"
-            } else {
-                "the checked sentences are about other periods than the one asked about"
-            };
-            let reasons = sentences.iter().filter_map(|s| s.reason).collect::<Vec<_>>();
-            abstain_with_nearest(answer, evidence, why, lang);
-            if let Some(r) = reasons.first() {
-                answer.note = Some(format!("{} Nearest near miss: {}.", answer.note.clone().unwrap_or_default(), r.label(Lang::En)));
-            }
-            return Ok(());
-        }
-        // The model's own "not covered" is not taken as abstaining: measured, small models say
-        // it as often of questions the passages answer as of ones they do not (README.md,
-        // "Abstaining"). Retrieval has already judged that the library is not silent, so the
-        // best source sentences are shown instead, and the note says what the model said,
-        // unless those sentences do not state the asked slots either (no value of the asked
-        // kind, or not the asked period): then nothing in the sources answers.
-        if supported == 0 && !self.options.never_abstain && !asked::quotes_answer(&question, &quotes) {
-            abstain_with_nearest(answer, evidence, "neither the model nor the best source sentences state a value of the kind or period asked for", lang);
-            return Ok(());
-        }
-        if supported == 0 {
-            let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
-            show_quotes(answer, quotes.into_iter().chain(model_said).collect(), lang);
-            answer.note = Some(if said_not_covered {
-                "The model found no answer in these passages; these are the source sentences that best match the question.".into()
-            } else {
-                "Extractive answer: no sentence of the model's answer could be matched to the sources, so these are the source sentences that best match the question.".into()
-            });
-            return Ok(());
-        }
-        let mut shown: Vec<Sentence> = sentences.into_iter().filter(|s| s.status != SentenceStatus::NotCovered).collect();
-        if shown.iter().any(|s| s.status == SentenceStatus::Unsupported) {
-            // Lead with what the sources say; the model's checked sentences follow, and the
-            // unchecked ones come last, marked.
-            let mut ordered: Vec<Sentence> = quotes;
-            shown.sort_by_key(|s| s.status == SentenceStatus::Unsupported);
-            ordered.extend(shown);
-            shown = without_repeats(ordered);
-            answer.note = Some("Some of the model's sentences could not be matched to the sources: the source sentences come first.".into());
-        }
-        answer.answer = attribute::render(&shown, lang);
-        answer.citations = collect_citations(&shown);
-        answer.sentences = shown;
-        answer.mode = AnswerMode::Generated;
-        Ok(())
     }
 }
 
-/// What generation produced and what it is checked against.
-struct Checked<'a> {
-    raw: &'a str,
-    evidence: &'a EvidenceSet,
-    passage_vectors: &'a HashMap<i64, Vec<f32>>,
-    /// The evidence sentences that best match the question.
-    quotes: Vec<Sentence>,
-    lang: Lang,
+/// What the stages of one plain answer returned.
+struct Answered {
+    asked: Question,
+    gathered: Gathered,
+    /// The retrieval signals, with the model's judgement when it was asked.
+    signals: RetrievalSignals,
+    checked: Checked,
+    generation: Option<Generation>,
+    attribution: AttributionCounts,
+    steps: Vec<Step>,
+    timings: Timings,
 }
 
-/// Each sentence once: a later sentence that repeats an earlier one is dropped.
-fn without_repeats(sentences: Vec<Sentence>) -> Vec<Sentence> {
-    let mut out: Vec<Sentence> = Vec::with_capacity(sentences.len());
-    for s in sentences {
-        if !out.iter().any(|o| repeat::repeats(&o.text, &s.text)) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// The answer made of evidence quotes (and, after them, any unsupported model sentences).
-fn show_quotes(answer: &mut Answer, sentences: Vec<Sentence>, lang: Lang) {
-    answer.answer = attribute::render(&sentences, lang);
-    answer.citations = collect_citations(&sentences);
-    answer.sentences = sentences;
-    answer.mode = AnswerMode::Extractive;
-}
-
-/// Says that the documents do not cover the question and lists the nearest passages, cited.
-fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str, lang: Lang) {
-    answer.abstained = true;
-    answer.mode = AnswerMode::Abstained;
+/// The not-covered sentence with the nearest passages, cited.
+fn nearest_passages(evidence: &EvidenceSet, lang: Lang) -> (String, Vec<Citation>) {
     let nearest: Vec<Citation> = evidence
         .pages
         .iter()
@@ -408,15 +234,12 @@ fn abstain_with_nearest(answer: &mut Answer, evidence: &EvidenceSet, why: &str, 
             Citation::of(page, p, 0..end, 0.0)
         })
         .collect();
-    answer.answer = if nearest.is_empty() {
-        lang.not_covered().to_string()
-    } else {
-        let labels: String = nearest.iter().map(|c| format!("[{}]", c.label)).collect();
-        let end = if lang == Lang::En { "." } else { "。" };
-        format!("{} {} {labels}{end}", lang.not_covered(), lang.nearest_passages())
-    };
-    answer.citations = nearest;
-    answer.note = Some(format!("Abstained: {why}."));
+    if nearest.is_empty() {
+        return (lang.not_covered().to_string(), nearest);
+    }
+    let labels: String = nearest.iter().map(|c| format!("[{}]", c.label)).collect();
+    let end = if lang == Lang::En { "." } else { "。" };
+    (format!("{} {} {labels}{end}", lang.not_covered(), lang.nearest_passages()), nearest)
 }
 
 /// A GBNF grammar under which the model can only write this answer's labels: free text

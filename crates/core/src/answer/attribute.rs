@@ -216,80 +216,104 @@ pub fn attribute(question: &str, claims: &[Claim], evidence: &EvidenceSet, vecto
             out.push(Sentence::new(claim.text.clone(), SentenceStatus::NotCovered, Vec::new()));
             continue;
         }
-        let facts = ClaimFacts::of(&claim.text).in_reply_to(question, &names);
-        let claim_vec = vectors.claims.get(i).and_then(|v| v.as_ref());
+        let check = ClaimCheck {
+            text: &claim.text,
+            facts: ClaimFacts::of(&claim.text).in_reply_to(question, &names),
+            claim_vec: vectors.claims.get(i).and_then(|v| v.as_ref()),
+            evidence,
+            passages: vectors.passages,
+        };
+        match check.kept(&valid) {
+            Some(sentence) => {
+                counts.kept += 1;
+                out.push(sentence);
+            }
+            None => out.push(check.elsewhere(!valid.is_empty(), &mut counts)),
+        }
+    }
+    (out, counts)
+}
+
+/// One claim against the evidence.
+struct ClaimCheck<'a> {
+    text: &'a str,
+    facts: ClaimFacts,
+    claim_vec: Option<&'a Vec<f32>>,
+    evidence: &'a EvidenceSet,
+    passages: &'a HashMap<i64, Vec<f32>>,
+}
+
+impl<'a> ClaimCheck<'a> {
+    fn best_on(&self, page: &'a EvidencePage) -> (&'a EvidencePassage, Support) {
+        best_on_page(page, &self.facts, self.claim_vec, self.passages)
+    }
+
+    /// The sentence with the model's own citations that hold, if any does; one that holds
+    /// only just is left for the judge.
+    fn kept(&self, valid: &[&LabelRef]) -> Option<Sentence> {
         let mut kept = Vec::new();
-        for l in &valid {
-            if let Some(page) = evidence.by_label(l.doc, l.page) {
-                let (passage, s) = best_on_page(page, &facts, claim_vec, vectors.passages);
+        for l in valid {
+            if let Some(page) = self.evidence.by_label(l.doc, l.page) {
+                let (passage, s) = self.best_on(page);
                 if s.score >= SUPPORT_MIN {
                     kept.push(citation(page, passage, &s));
                 }
             }
         }
-        if !kept.is_empty() {
-            counts.kept += 1;
-            let best = kept.iter().max_by(|a, b| a.support.total_cmp(&b.support)).cloned();
-            let mut sentence = Sentence::new(claim.text.clone(), SentenceStatus::Kept, kept);
-            if let Some(c) = best.filter(|c| c.support < SUPPORT_MIN + UNSURE_BAND) {
-                sentence.unsure = Some(Unsure { score: c.support, citation: c });
-            }
-            out.push(sentence);
-            continue;
+        let best = kept.iter().max_by(|a, b| a.support.total_cmp(&b.support)).cloned()?;
+        let mut sentence = Sentence::new(self.text.to_string(), SentenceStatus::Kept, kept);
+        if best.support < SUPPORT_MIN + UNSURE_BAND {
+            sentence.unsure = Some(Unsure { score: best.support, citation: best });
         }
-        let best = evidence
-            .pages
+        Some(sentence)
+    }
+
+    /// The best page of all attached (or replacing the model's citations), unless a near
+    /// miss elsewhere matches much better; otherwise the sentence flagged with the reason.
+    fn elsewhere(&self, model_cited: bool, counts: &mut AttributionCounts) -> Sentence {
+        let pages = &self.evidence.pages;
+        let best = pages
             .iter()
-            .map(|page| (page, best_on_page(page, &facts, claim_vec, vectors.passages)))
+            .map(|page| (page, self.best_on(page)))
             // On equal support the earlier (better-ranked) page wins.
             .fold(None, |best: Option<(&EvidencePage, (&EvidencePassage, Support))>, candidate| match best {
                 Some(b) if b.1 .1.score >= candidate.1 .1.score => Some(b),
                 _ => Some(candidate),
             });
+        let near_misses: Vec<(f32, Reason)> = pages.iter().filter_map(|page| self.best_on(page).1.conflict).collect();
         // A near miss on another page that matches much better is what the sources say.
-        let contradicted = {
-            let best_score = best.as_ref().map_or(0.0, |b| b.1 .1.score);
-            evidence
-                .pages
-                .iter()
-                .filter_map(|page| best_on_page(page, &facts, claim_vec, vectors.passages).1.conflict)
-                .any(|(raw, _)| raw >= best_score + super::support::CONTRADICTION_MARGIN)
-        };
+        let best_score = best.as_ref().map_or(0.0, |b| b.1 .1.score);
+        let contradicted = near_misses.iter().any(|(raw, _)| *raw >= best_score + super::support::CONTRADICTION_MARGIN);
         match best {
             Some((page, (passage, s))) if s.score >= SUPPORT_MIN && !contradicted => {
-                let status = if valid.is_empty() { SentenceStatus::Attached } else { SentenceStatus::Replaced };
-                if status == SentenceStatus::Attached {
-                    counts.attached += 1;
-                } else {
+                let status = if model_cited { SentenceStatus::Replaced } else { SentenceStatus::Attached };
+                if model_cited {
                     counts.replaced += 1;
+                } else {
+                    counts.attached += 1;
                 }
-                let mut sentence = Sentence::new(claim.text.clone(), status, vec![citation(page, passage, &s)]);
+                let mut sentence = Sentence::new(self.text.to_string(), status, vec![citation(page, passage, &s)]);
                 if s.score < SUPPORT_MIN + UNSURE_BAND {
                     sentence.unsure = Some(Unsure { citation: citation(page, passage, &s), score: s.score });
                 }
-                out.push(sentence);
+                sentence
             }
             best => {
                 counts.unsupported += 1;
-                let mut sentence = Sentence::new(claim.text.clone(), SentenceStatus::Unsupported, Vec::new());
+                let mut sentence = Sentence::new(self.text.to_string(), SentenceStatus::Unsupported, Vec::new());
                 // The closest near miss over all pages names the reason; without one, nothing
                 // states the claim.
-                let near_miss = evidence
-                    .pages
-                    .iter()
-                    .filter_map(|page| best_on_page(page, &facts, claim_vec, vectors.passages).1.conflict)
-                    .fold(None, |acc: Option<(f32, Reason)>, c| if acc.is_none_or(|a| c.0 > a.0) { Some(c) } else { acc });
+                let near_miss = near_misses.into_iter().fold(None, |acc: Option<(f32, Reason)>, c| if acc.is_none_or(|a| c.0 > a.0) { Some(c) } else { acc });
                 sentence.reason = Some(near_miss.map_or(Reason::NotStated, |(_, r)| r));
                 if let Some((page, (passage, s))) = best {
                     if near_miss.is_none() && s.score >= SUPPORT_MIN - UNSURE_BAND {
                         sentence.unsure = Some(Unsure { citation: citation(page, passage, &s), score: s.score });
                     }
                 }
-                out.push(sentence);
+                sentence
             }
         }
     }
-    (out, counts)
 }
 
 /// The answer text with normalised labels after each sentence and unsupported sentences

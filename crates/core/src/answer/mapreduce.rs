@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use super::outcome::{collect_citations, ms, Answer, AnswerMode, AskEvent, Sink, Timings};
+use super::outcome::{collect_citations, ms, send, Answer, AnswerMode, AskEvent, Sink, Timings};
 use super::stages::Stages;
 use super::attribute::{self, AttributionCounts, Sentence};
 use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
+use super::generator::GenerationStats;
 use super::prompt;
 use super::tools::Toolbox;
 use crate::engine::Queries;
@@ -24,81 +25,37 @@ const MAX_SECTIONS: usize = 6;
 pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_ids: &[i64], sink: &mut Sink<'_>) -> Result<Answer> {
     let started = Instant::now();
     let lang = crate::lang::Lang::of(task);
-    let budget = asker.evidence_tokens();
     // The passages most relevant to the task within the documents, put back in reading order.
-    let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids);
+    let mut hits: Vec<Hit> = tools.search_docs(task, MAX_SECTIONS * 4, doc_ids).hits;
     if let Some(step) = tools.steps.last() {
-        if !sink(AskEvent::Step(step)) {
-            return Err(Error::Interrupted);
-        }
+        send(sink, AskEvent::Step(step))?;
     }
     hits.sort_by_key(|h| (h.span.doc_id, h.span.page, h.span.byte_start));
     let whole = EvidenceSet::from_hits(&hits, &tools.documents, usize::MAX, &|t| asker.count_tokens(t));
-    let sections = split_sections(&whole, budget);
+    let sections = split_sections(&whole, asker.evidence_tokens());
     let chunk_ids: Vec<i64> = whole.pages.iter().flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
-    let vectors: HashMap<i64, Vec<f32>> = asker.engine().vectors_of(&chunk_ids)?;
+    let mut reading = Reading {
+        task,
+        started,
+        vectors: asker.engine().vectors_of(&chunk_ids)?,
+        counts: AttributionCounts::default(),
+        timings: Timings::default(),
+        total: sections.len() + usize::from(asker.generator().is_some()),
+    };
     let mut notes: Vec<Sentence> = Vec::new();
-    let mut counts = AttributionCounts::default();
-    let mut timings = Timings::default();
-    let total = sections.len() + usize::from(asker.generator().is_some());
     for (i, section) in sections.iter().enumerate() {
-        if !sink(AskEvent::Progress { done: i, total, what: "reading sections" }) {
-            return Err(Error::Interrupted);
-        }
+        send(sink, AskEvent::Progress { done: i, total: reading.total, what: "reading sections" })?;
         let t = Instant::now();
-        let section_notes = match asker.generator() {
-            Some(generator) => {
-                let messages = prompt::section_note_messages(task, section);
-                let (raw, stats, _, stopped) = asker.generate(generator, &messages, section, started, &mut |e| match e {
-                    // Section notes are intermediate; only progress and cancellation pass through.
-                    AskEvent::Token(_) => sink(AskEvent::Progress { done: i, total, what: "reading sections" }),
-                    other => sink(other),
-                })?;
-                if stopped {
-                    return Err(Error::Interrupted);
-                }
-                timings.prompt_ms += stats.prompt_ms;
-                timings.generation_ms += stats.generation_ms;
-                timings.generated_tokens += stats.generated_tokens;
-                let (sentences, c) = asker.check(task, &raw, section, &vectors)?;
-                counts += &c;
-                let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
-                if supported.is_empty() { page_notes(task, section) } else { supported }
-            }
-            None => page_notes(task, section),
-        };
+        let section_notes = reading.map_section(asker, i, section, sink)?;
         let pages: Vec<String> = section.pages.iter().map(|p| p.label.clone()).collect();
         tools.record("map_section", json!({"section": i + 1, "pages": pages}), format!("{} cited notes", section_notes.len()), t);
         if let Some(step) = tools.steps.last() {
-            if !sink(AskEvent::Step(step)) {
-                return Err(Error::Interrupted);
-            }
+            send(sink, AskEvent::Step(step))?;
         }
         notes.extend(section_notes);
     }
-    let mut sentences = notes.clone();
-    if let Some(generator) = asker.generator() {
-        if !notes.is_empty() {
-            let t = Instant::now();
-            let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n), lang)).collect::<Vec<_>>().join("\n");
-            let messages = prompt::combine_notes_messages(task, &notes_text);
-            // Stopped while combining: the partial text is still checked like a finished one.
-            let (raw, stats, first, _stopped) = asker.generate(generator, &messages, &whole, started, sink)?;
-            timings.first_token_ms = first;
-            timings.prompt_ms += stats.prompt_ms;
-            timings.generation_ms += stats.generation_ms;
-            timings.generated_tokens += stats.generated_tokens;
-            let (combined, c) = asker.check(task, &raw, &whole, &vectors)?;
-            counts += &c;
-            let supported: Vec<Sentence> = combined.into_iter().filter(|s| !s.citations.is_empty()).collect();
-            tools.record("reduce", json!({"notes": notes.len()}), format!("{} cited sentences", supported.len()), t);
-            // A combined answer that lost its support falls back to the notes themselves.
-            if !supported.is_empty() {
-                sentences = supported;
-            }
-        }
-    }
-    let _ = sink(AskEvent::Progress { done: total, total, what: "reading sections" });
+    let sentences = reading.reduce(asker, tools, notes, &whole, sink)?;
+    let _ = sink(AskEvent::Progress { done: reading.total, total: reading.total, what: "reading sections" });
     Ok(Answer {
         question: task.to_string(),
         standalone_query: None,
@@ -109,15 +66,75 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
         sentences,
         steps: tools.steps.clone(),
         sources: whole.pages.clone(),
-        attribution: counts,
+        attribution: reading.counts,
         signals: None,
         model: asker.generator().map(|g| g.info().name.clone()),
         raw_model_output: None,
         note: Some(format!("Read {} sections of {} document(s) and combined their notes.", sections.len(), doc_ids.len())),
-        timings: Timings { total_ms: ms(started), ..timings },
+        timings: Timings { total_ms: ms(started), ..reading.timings },
         conversation_id: None,
         turn: None,
     })
+}
+
+/// One task's reading: what the sections' and the combined answer's checks and generations
+/// add up to.
+struct Reading<'t> {
+    task: &'t str,
+    started: Instant,
+    vectors: HashMap<i64, Vec<f32>>,
+    counts: AttributionCounts,
+    timings: Timings,
+    /// Progress steps: the sections, and the combining when a model runs.
+    total: usize,
+}
+
+impl Reading<'_> {
+    /// The map step: the section's cited notes, written by the model and checked, or the
+    /// page notes without a model (or when none of its notes could be checked).
+    fn map_section(&mut self, asker: &dyn Stages, i: usize, section: &EvidenceSet, sink: &mut Sink<'_>) -> Result<Vec<Sentence>> {
+        let Some(generator) = asker.generator() else { return Ok(page_notes(self.task, section)) };
+        let messages = prompt::section_note_messages(self.task, section);
+        let total = self.total;
+        let (raw, stats, _, stopped) = asker.generate(generator, &messages, section, self.started, &mut |e| match e {
+            // Section notes are intermediate; only progress and cancellation pass through.
+            AskEvent::Token(_) => sink(AskEvent::Progress { done: i, total, what: "reading sections" }),
+            other => sink(other),
+        })?;
+        if stopped {
+            return Err(Error::Interrupted);
+        }
+        self.add(&stats);
+        let (sentences, counts) = asker.check(self.task, &raw, section, &self.vectors)?;
+        self.counts += &counts;
+        let supported: Vec<Sentence> = sentences.into_iter().filter(|s| !s.citations.is_empty()).collect();
+        Ok(if supported.is_empty() { page_notes(self.task, section) } else { supported })
+    }
+
+    /// The reduce step: one answer from the notes, checked against the whole set; the notes
+    /// themselves without a model, or when the combined answer lost its support.
+    fn reduce(&mut self, asker: &dyn Stages, tools: &mut Toolbox<'_>, notes: Vec<Sentence>, whole: &EvidenceSet, sink: &mut Sink<'_>) -> Result<Vec<Sentence>> {
+        let Some(generator) = asker.generator().filter(|_| !notes.is_empty()) else { return Ok(notes) };
+        let t = Instant::now();
+        let lang = crate::lang::Lang::of(self.task);
+        let notes_text = notes.iter().map(|n| attribute::render(std::slice::from_ref(n), lang)).collect::<Vec<_>>().join("\n");
+        let messages = prompt::combine_notes_messages(self.task, &notes_text);
+        // Stopped while combining: the partial text is still checked like a finished one.
+        let (raw, stats, first, _stopped) = asker.generate(generator, &messages, whole, self.started, sink)?;
+        self.timings.first_token_ms = first;
+        self.add(&stats);
+        let (combined, counts) = asker.check(self.task, &raw, whole, &self.vectors)?;
+        self.counts += &counts;
+        let supported: Vec<Sentence> = combined.into_iter().filter(|s| !s.citations.is_empty()).collect();
+        tools.record("reduce", json!({"notes": notes.len()}), format!("{} cited sentences", supported.len()), t);
+        Ok(if supported.is_empty() { notes } else { supported })
+    }
+
+    fn add(&mut self, stats: &GenerationStats) {
+        self.timings.prompt_ms += stats.prompt_ms;
+        self.timings.generation_ms += stats.generation_ms;
+        self.timings.generated_tokens += stats.generated_tokens;
+    }
 }
 
 /// Without a model (or when its note could not be checked): each page's sentence that best

@@ -73,7 +73,24 @@ pub struct Answer {
     pub turn: Option<usize>,
 }
 
+impl Answer {
+    /// The answer with its total time since `started`.
+    pub(crate) fn finished(mut self, started: Instant) -> Answer {
+        self.timings.total_ms = ms(started);
+        self
+    }
+}
+
 pub(crate) type Sink<'s> = dyn FnMut(AskEvent<'_>) -> bool + 's;
+
+/// Passes an event to the caller; the caller's "stop" ends the answer.
+pub(crate) fn send(sink: &mut Sink<'_>, event: AskEvent<'_>) -> crate::error::Result<()> {
+    if sink(event) {
+        Ok(())
+    } else {
+        Err(crate::error::Error::Interrupted)
+    }
+}
 
 pub(crate) fn ms(since: Instant) -> f64 {
     since.elapsed().as_secs_f64() * 1000.0

@@ -303,51 +303,23 @@ fn windows(first: usize, units: usize, pieces: usize, is_source: &dyn Fn(usize) 
 /// similarity; a unit that disagrees with the claim on a slot (figures, periods, names,
 /// polarity, direction) scores low, and the best such near miss names the reason.
 pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &EvidencePassage, title: &str, passage_vec: Option<&Vec<f32>>) -> Support {
-    let context_text = format!("{title} {}", passage.heading_path.join(" "));
-    let context: HashSet<String> = terms_of(&context_text, claim.cjk).into_iter().collect();
+    let view = PassageView::of(claim, passage, title);
     let similarity = match (claim_vec, passage_vec) {
         (Some(a), Some(b)) => Some(cosine(a, b).max(0.0)),
         _ => None,
     };
     let mut best = Support { score: 0.0, unit: 0..passage.text.len(), conflict: None };
     let mut near_miss: Option<(f32, Reason)> = None;
-    let all_units = units(&passage.text);
-    // A table row's figures are figures of its columns: the headers count as its words.
-    let unit_terms: Vec<HashSet<String>> = all_units
-        .iter()
-        .map(|u| {
-            let headers = table::headers_of_rows(&passage.text, u.clone());
-            terms_of(&passage.text[u.clone()], claim.cjk).into_iter().chain(terms_of(&headers, claim.cjk)).collect()
-        })
-        .collect();
-    // A claim that joins statements may draw each from a neighbouring sentence.
-    let claim_pieces: Vec<(Vec<String>, Vec<Amount>)> = pieces(&claim.text)
-        .into_iter()
-        .map(|p| {
-            // Figures written in digits: "three months" names a period, not a figure to find.
-            let figures = amounts(p, None).into_iter().filter(|a| a.family != Family::Time && !a.spelled && p[a.span.clone()].chars().any(|c| c.is_ascii_digit())).collect();
-            (terms_of(&wording(p), claim.cjk), figures)
-        })
-        .filter(|(t, _)| t.len() >= 2)
-        .collect();
+    let claim_pieces = claim_pieces(claim);
     let pieces: Vec<Vec<String>> = claim_pieces.iter().map(|(t, _)| t.clone()).collect();
-    let caption = caption_scale(&passage.text).or_else(|| caption_scale(&context_text));
     let is_source = |j: usize| {
-        let mut with_context = unit_terms[j].clone();
-        with_context.extend(context.iter().cloned());
+        let mut with_context = view.unit_terms[j].clone();
+        with_context.extend(view.context.iter().cloned());
         pieces.iter().any(|p| term_recall(p, &with_context) >= PIECE_SOURCE)
     };
-    for i in 0..all_units.len() {
-        for window in windows(i, all_units.len(), pieces.len(), &is_source) {
-            let (first, last) = (window[0], window[window.len() - 1]);
-            let span = all_units[first].start..all_units[last].end;
-            let text: String = if window.len() == last - first + 1 {
-                passage.text[span.clone()].to_string()
-            } else {
-                window.iter().map(|&j| &passage.text[all_units[j].clone()]).collect::<Vec<_>>().join(" ")
-            };
-            let mut with_context: HashSet<String> = window.iter().flat_map(|&j| unit_terms[j].iter().cloned()).collect();
-            with_context.extend(context.iter().cloned());
+    for i in 0..view.units.len() {
+        for window in windows(i, view.units.len(), pieces.len(), &is_source) {
+            let (span, text, with_context) = view.window(&window);
             let recall = term_recall(&claim.terms, &with_context);
             let raw = match similarity {
                 Some(s) => 0.75 * recall + 0.25 * s,
@@ -356,27 +328,7 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
             if raw <= best.score && near_miss.as_ref().is_none_or(|(n, _)| raw <= *n) {
                 continue;
             }
-            let previous = first.checked_sub(1).map(|p| &passage.text[all_units[p].clone()]).unwrap_or("");
-            let source = SourceUnit {
-                text: &text,
-                previous,
-                before: &passage.text[..all_units[first].start],
-                passage: &passage.text,
-                context: &context_text,
-                asked: &claim.asked_names,
-            };
-            // "X has the most Y" needs a unit that ranks something, not one that merely names X;
-            // and every piece of a claim that joins statements must be said.
-            // A piece that is mostly a figure ("up from $2.7 billion a year earlier") is said
-            // where the window states its figures.
-            let window_amounts = amounts(&text, caption);
-            let unsaid = claim_pieces.iter().any(|(words, figures)| {
-                let figures_stated = !figures.is_empty() && figures.iter().all(|f| window_amounts.iter().any(|w| f.stated_by(w)));
-                words.len() >= 3 && term_recall(words, &with_context) < PIECE_SAID && !figures_stated
-            });
-            let mismatch = conflict(&claim.text, &claim.statement, &source)
-                .or((claim.ranks && !ranks(&text)).then_some(Reason::NotStated))
-                .or(unsaid.then_some(Reason::NotStated));
+            let mismatch = view.mismatch(claim, &claim_pieces, window[0], &text, &with_context);
             let score = if mismatch.is_some() { raw * MISSING_ANCHOR_FACTOR } else { raw };
             if let Some(reason) = mismatch {
                 if raw >= NEAR_MISS && near_miss.as_ref().is_none_or(|(n, _)| raw > *n) {
@@ -397,6 +349,96 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
     }
     best.conflict = near_miss;
     best
+}
+
+/// A claim's pieces with enough words to look for (a claim that joins statements may draw each
+/// from a neighbouring sentence), each with its figures written in digits ("three months"
+/// names a period, not a figure to find).
+fn claim_pieces(claim: &ClaimFacts) -> Vec<(Vec<String>, Vec<Amount>)> {
+    pieces(&claim.text)
+        .into_iter()
+        .map(|p| {
+            let figures = amounts(p, None).into_iter().filter(|a| a.family != Family::Time && !a.spelled && p[a.span.clone()].chars().any(|c| c.is_ascii_digit())).collect();
+            (terms_of(&wording(p), claim.cjk), figures)
+        })
+        .filter(|(t, _)| t.len() >= 2)
+        .collect()
+}
+
+/// A cited passage as support reads it: its units with their terms, and its context.
+struct PassageView<'p> {
+    passage: &'p EvidencePassage,
+    /// The document's title and the passage's heading path.
+    context_text: String,
+    context: HashSet<String>,
+    units: Vec<Range<usize>>,
+    /// Each unit's terms; a table row's figures are figures of its columns, so the headers
+    /// count as its words.
+    unit_terms: Vec<HashSet<String>>,
+    caption: Option<f64>,
+}
+
+impl<'p> PassageView<'p> {
+    fn of(claim: &ClaimFacts, passage: &'p EvidencePassage, title: &str) -> PassageView<'p> {
+        let context_text = format!("{title} {}", passage.heading_path.join(" "));
+        let units = units(&passage.text);
+        let unit_terms = units
+            .iter()
+            .map(|u| {
+                let headers = table::headers_of_rows(&passage.text, u.clone());
+                terms_of(&passage.text[u.clone()], claim.cjk).into_iter().chain(terms_of(&headers, claim.cjk)).collect()
+            })
+            .collect();
+        PassageView {
+            passage,
+            context: terms_of(&context_text, claim.cjk).into_iter().collect(),
+            caption: caption_scale(&passage.text).or_else(|| caption_scale(&context_text)),
+            context_text,
+            units,
+            unit_terms,
+        }
+    }
+
+    /// A window of units: its span, its text (the units joined when it skips some), and its
+    /// terms with the context's.
+    fn window(&self, window: &[usize]) -> (Range<usize>, String, HashSet<String>) {
+        let text = &self.passage.text;
+        let (first, last) = (window[0], window[window.len() - 1]);
+        let span = self.units[first].start..self.units[last].end;
+        let joined: String = if window.len() == last - first + 1 {
+            text[span.clone()].to_string()
+        } else {
+            window.iter().map(|&j| &text[self.units[j].clone()]).collect::<Vec<_>>().join(" ")
+        };
+        let mut with_context: HashSet<String> = window.iter().flat_map(|&j| self.unit_terms[j].iter().cloned()).collect();
+        with_context.extend(self.context.iter().cloned());
+        (span, joined, with_context)
+    }
+
+    /// Why the window starting at unit `first` does not support the claim, if it does not.
+    fn mismatch(&self, claim: &ClaimFacts, claim_pieces: &[(Vec<String>, Vec<Amount>)], first: usize, text: &str, with_context: &HashSet<String>) -> Option<Reason> {
+        let passage = &self.passage.text;
+        let source = SourceUnit {
+            text,
+            previous: first.checked_sub(1).map(|p| &passage[self.units[p].clone()]).unwrap_or(""),
+            before: &passage[..self.units[first].start],
+            passage,
+            context: &self.context_text,
+            asked: &claim.asked_names,
+        };
+        // "X has the most Y" needs a unit that ranks something, not one that merely names X;
+        // and every piece of a claim that joins statements must be said. A piece that is
+        // mostly a figure ("up from $2.7 billion a year earlier") is said where the window
+        // states its figures.
+        let window_amounts = amounts(text, self.caption);
+        let unsaid = claim_pieces.iter().any(|(words, figures)| {
+            let figures_stated = !figures.is_empty() && figures.iter().all(|f| window_amounts.iter().any(|w| f.stated_by(w)));
+            words.len() >= 3 && term_recall(words, with_context) < PIECE_SAID && !figures_stated
+        });
+        conflict(&claim.text, &claim.statement, &source)
+            .or((claim.ranks && !ranks(text)).then_some(Reason::NotStated))
+            .or(unsaid.then_some(Reason::NotStated))
+    }
 }
 
 #[cfg(test)]

@@ -29,10 +29,15 @@ pub struct Toolbox<'a> {
     /// Documents the user limited the question to; `None` means the whole library.
     pub scope: Option<Vec<i64>>,
     pub steps: Vec<Step>,
-    /// The candidate lists of the last search, for judging how well the library matched.
-    pub last_ranking: Option<Ranking>,
-    /// The last searched query and its embedding.
-    pub last_query_vector: Option<(String, Vec<f32>)>,
+}
+
+/// What one search found: its hits and, when it ran, its candidate lists (for judging how
+/// well the library matched) and the query's embedding.
+#[derive(Default)]
+pub struct Found {
+    pub hits: Vec<Hit>,
+    pub ranking: Option<Ranking>,
+    pub query_vector: Option<Vec<f32>>,
 }
 
 impl<'a> Toolbox<'a> {
@@ -40,7 +45,7 @@ impl<'a> Toolbox<'a> {
         let documents: HashMap<i64, DocumentInfo> =
             engine.documents()?.into_iter().map(|d| (d.doc_id, d)).collect();
         let scope = if scope_paths.is_empty() { None } else { Some(engine.documents_under(scope_paths)?) };
-        Ok(Toolbox { engine, documents, scope, steps: Vec::new(), last_ranking: None, last_query_vector: None })
+        Ok(Toolbox { engine, documents, scope, steps: Vec::new() })
     }
 
     pub fn record(&mut self, tool: &str, input: serde_json::Value, observation: String, started: Instant) -> &Step {
@@ -59,13 +64,13 @@ impl<'a> Toolbox<'a> {
         }
     }
 
-    fn search(&mut self, tool: &str, query: &str, k: usize, doc_filter: &[i64], mode: SearchMode) -> Vec<Hit> {
+    fn search(&mut self, tool: &str, query: &str, k: usize, doc_filter: &[i64], mode: SearchMode) -> Found {
         let started = Instant::now();
         let allowed = self.allowed(doc_filter);
         let input = json!({"query": query, "k": k, "doc_filter": doc_filter});
         if allowed.as_ref().is_some_and(|a| a.is_empty()) {
             self.record(tool, input, "error: no indexed document matches the filter and scope".into(), started);
-            return Vec::new();
+            return Found::default();
         }
         let params = SearchParams { k, mode, documents: allowed, ..SearchParams::default() };
         match self.engine.search(query, &params) {
@@ -76,23 +81,21 @@ impl<'a> Toolbox<'a> {
                     observation.push_str(&format!("; names: {routing}"));
                 }
                 self.record(tool, input, observation, started);
-                self.last_ranking = Some(results.ranking);
-                self.last_query_vector = results.query_vector.map(|v| (query.to_string(), v));
-                results.hits
+                Found { hits: results.hits, ranking: Some(results.ranking), query_vector: results.query_vector }
             }
             Err(e) => {
                 self.record(tool, input, format!("error: {e}"), started);
-                Vec::new()
+                Found::default()
             }
         }
     }
 
-    pub fn search_docs(&mut self, query: &str, k: usize, doc_filter: &[i64]) -> Vec<Hit> {
+    pub fn search_docs(&mut self, query: &str, k: usize, doc_filter: &[i64]) -> Found {
         self.search("search_docs", query, k, doc_filter, SearchMode::Hybrid)
     }
 
     pub fn search_keyword(&mut self, term: &str, k: usize, doc_filter: &[i64]) -> Vec<Hit> {
-        self.search("search_keyword", term, k, doc_filter, SearchMode::Lexical)
+        self.search("search_keyword", term, k, doc_filter, SearchMode::Lexical).hits
     }
 
     /// The passages of one page, as hits in reading order.
@@ -136,9 +139,11 @@ mod tests {
         let lib = test_library();
         let mut tools = Toolbox::new(&lib.reader, &[]).unwrap();
         assert!(tools.scope.is_none());
-        let hits = tools.search_docs("who replaced the heat pump", 5, &[]);
+        let found = tools.search_docs("who replaced the heat pump", 5, &[]);
+        let hits = found.hits;
         assert!(hits[0].doc_path.ends_with("pumps.md"), "{:?}", hits.iter().map(|h| &h.doc_path).collect::<Vec<_>>());
-        assert!(tools.last_query_vector.as_ref().is_some_and(|(q, v)| q == "who replaced the heat pump" && !v.is_empty()));
+        assert!(found.query_vector.is_some_and(|v| !v.is_empty()), "the query's embedding comes back with the hits");
+        assert!(found.ranking.is_some_and(|r| !r.lexical.is_empty()));
         let pumps = hits[0].span.doc_id;
         let page = tools.read_page(pumps, 1);
         assert!(page.iter().any(|h| h.text.contains("Ostara")));
@@ -153,9 +158,9 @@ mod tests {
         let mut scoped = Toolbox::new(&lib.reader, &[budget]).unwrap();
         let scope = scoped.scope.clone().unwrap();
         assert_eq!(scope.len(), 1);
-        let hits = scoped.search_docs("who replaced the heat pump", 5, &[]);
+        let hits = scoped.search_docs("who replaced the heat pump", 5, &[]).hits;
         assert!(hits.iter().all(|h| h.span.doc_id == scope[0]), "a hit outside the scope");
-        assert!(scoped.search_docs("heat pump", 5, &[pumps]).is_empty(), "a filter outside the scope finds nothing");
+        assert!(scoped.search_docs("heat pump", 5, &[pumps]).hits.is_empty(), "a filter outside the scope finds nothing");
         assert!(scoped.steps[1].observation.starts_with("error:"));
     }
 }

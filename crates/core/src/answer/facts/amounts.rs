@@ -218,74 +218,7 @@ fn unit_of(unit: &str) -> Option<(Family, f64)> {
 pub fn amounts(text: &str, caption_scale: Option<f64>) -> Vec<Amount> {
     let folded = fold_width(text);
     let masked = non_amount_spans(&folded);
-    let mut out = Vec::new();
-    for c in number_regex().captures_iter(&folded) {
-        let (Some(whole), Some(num)) = (c.get(0), c.name("num")) else { continue };
-        if masked.iter().any(|m| m.start < num.end() && num.start() < m.end) {
-            continue;
-        }
-        // A digit glued to letters before it is part of a name ("Q2", "A320", "bge-m3").
-        let before = folded[..num.start()].chars().next_back();
-        if c.name("currency").is_none() && before.is_some_and(|b| b.is_ascii_alphabetic() || b == '-' && folded[..num.start()].trim_end_matches('-').ends_with(|x: char| x.is_ascii_alphabetic())) {
-            continue;
-        }
-        // A number glued to letters after it that are no unit is part of a name ("787s",
-        // "3M", "PPOCRv5").
-        let unit_written = c.name("unit").is_some_and(|u| !u.as_str().trim().is_empty()) || c.name("suffix").is_some_and(|u| !u.as_str().trim().is_empty());
-        if !unit_written && folded[whole.end()..].chars().next().is_some_and(|ch| ch.is_ascii_alphabetic()) {
-            continue;
-        }
-        let digits = num.as_str().replace(',', "");
-        let Ok(written) = digits.parse::<f64>() else { continue };
-        let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
-        let currency = c.name("currency").is_some();
-        let mut suffix = c.name("suffix").map_or("", |m| m.as_str());
-        let mut unit = c.name("unit").map_or("", |m| m.as_str());
-        // One-letter scales only after money ("$5m"); "2.4 m" is a length, "5 s" a time.
-        if !currency && matches!(suffix.trim().to_ascii_lowercase().as_str(), "m" | "b" | "k") {
-            if unit.is_empty() {
-                unit = suffix;
-            }
-            suffix = "";
-        }
-        let lower_suffix = suffix.trim().to_lowercase();
-        // "86 G" and "2 T" are sizes in gigabytes and terabytes.
-        if unit.trim().is_empty() && suffix.is_empty() {
-            let next = &folded[whole.end()..];
-            let letter = next.trim_start_matches(' ').chars().next();
-            let after = next.trim_start_matches(' ').chars().nth(1);
-            if matches!(letter, Some('G' | 'T')) && !after.is_some_and(|c| c.is_alphanumeric()) {
-                unit = if letter == Some('G') { "gb" } else { "tb" };
-            }
-        }
-        let (mut family, mut factor) = if lower_suffix.contains("basis") || lower_suffix == "bps" {
-            (Family::Points, 0.01)
-        } else if lower_suffix.contains("point") || lower_suffix == "pp" || lower_suffix.starts_with("pt") || lower_suffix.contains("百分点") {
-            (Family::Points, 1.0)
-        } else if lower_suffix == "%" || lower_suffix.starts_with("per") {
-            (Family::Percent, 1.0)
-        } else {
-            (Family::Plain, 1.0)
-        };
-        let scale = scale_of(suffix);
-        if family == Family::Plain {
-            if let Some((f, k)) = unit_of(unit).filter(|_| !unit.trim().is_empty()) {
-                family = f;
-                factor = k;
-            }
-        }
-        if currency {
-            family = Family::Currency;
-        }
-        let scaled = scale.is_some() || factor != 1.0;
-        let mut value = written * scale.unwrap_or(1.0) * factor;
-        if !scaled && matches!(family, Family::Plain | Family::Currency) {
-            if let Some(caption) = caption_scale {
-                value *= caption;
-            }
-        }
-        out.push(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.range() });
-    }
+    let mut out: Vec<Amount> = number_regex().captures_iter(&folded).filter_map(|c| digit_amount(&folded, &c, &masked, caption_scale)).collect();
     let unmasked = |a: &Amount| !masked.iter().any(|m| m.start < a.span.end && a.span.start < m.end);
     let fractions: Vec<Amount> = fraction_amounts(&folded).into_iter().filter(unmasked).collect();
     // "two-thirds" holds the number word "two": the fraction is the amount.
@@ -298,6 +231,83 @@ pub fn amounts(text: &str, caption_scale: Option<f64>) -> Vec<Amount> {
     }
     out.sort_by_key(|a| a.span.start);
     out
+}
+
+/// The amount a match of [`number_regex`] writes in digits, unless it is masked, part of a
+/// name, or no number.
+fn digit_amount(folded: &str, c: &regex::Captures<'_>, masked: &[Range<usize>], caption_scale: Option<f64>) -> Option<Amount> {
+    let (Some(whole), Some(num)) = (c.get(0), c.name("num")) else { return None };
+    if masked.iter().any(|m| m.start < num.end() && num.start() < m.end) {
+        return None;
+    }
+    // A digit glued to letters before it is part of a name ("Q2", "A320", "bge-m3").
+    let before = folded[..num.start()].chars().next_back();
+    if c.name("currency").is_none() && before.is_some_and(|b| b.is_ascii_alphabetic() || b == '-' && folded[..num.start()].trim_end_matches('-').ends_with(|x: char| x.is_ascii_alphabetic())) {
+        return None;
+    }
+    // A number glued to letters after it that are no unit is part of a name ("787s",
+    // "3M", "PPOCRv5").
+    let unit_written = c.name("unit").is_some_and(|u| !u.as_str().trim().is_empty()) || c.name("suffix").is_some_and(|u| !u.as_str().trim().is_empty());
+    if !unit_written && folded[whole.end()..].chars().next().is_some_and(|ch| ch.is_ascii_alphabetic()) {
+        return None;
+    }
+    let digits = num.as_str().replace(',', "");
+    let Ok(written) = digits.parse::<f64>() else { return None };
+    let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+    let currency = c.name("currency").is_some();
+    let mut suffix = c.name("suffix").map_or("", |m| m.as_str());
+    let mut unit = c.name("unit").map_or("", |m| m.as_str());
+    // One-letter scales only after money ("$5m"); "2.4 m" is a length, "5 s" a time.
+    if !currency && matches!(suffix.trim().to_ascii_lowercase().as_str(), "m" | "b" | "k") {
+        if unit.is_empty() {
+            unit = suffix;
+        }
+        suffix = "";
+    }
+    // "86 G" and "2 T" are sizes in gigabytes and terabytes.
+    if unit.trim().is_empty() && suffix.is_empty() {
+        let next = &folded[whole.end()..];
+        let letter = next.trim_start_matches(' ').chars().next();
+        let after = next.trim_start_matches(' ').chars().nth(1);
+        if matches!(letter, Some('G' | 'T')) && !after.is_some_and(|c| c.is_alphanumeric()) {
+            unit = if letter == Some('G') { "gb" } else { "tb" };
+        }
+    }
+    let (family, factor) = family_of(suffix, unit, currency);
+    let scale = scale_of(suffix);
+    let scaled = scale.is_some() || factor != 1.0;
+    let mut value = written * scale.unwrap_or(1.0) * factor;
+    if !scaled && matches!(family, Family::Plain | Family::Currency) {
+        if let Some(caption) = caption_scale {
+            value *= caption;
+        }
+    }
+    Some(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.range() })
+}
+
+/// The family and the factor to its base unit from what follows a figure: its suffix (a
+/// scale, percent, points, basis points) or its unit; money whatever the unit.
+fn family_of(suffix: &str, unit: &str, currency: bool) -> (Family, f64) {
+    let lower_suffix = suffix.trim().to_lowercase();
+    let (mut family, mut factor) = if lower_suffix.contains("basis") || lower_suffix == "bps" {
+        (Family::Points, 0.01)
+    } else if lower_suffix.contains("point") || lower_suffix == "pp" || lower_suffix.starts_with("pt") || lower_suffix.contains("百分点") {
+        (Family::Points, 1.0)
+    } else if lower_suffix == "%" || lower_suffix.starts_with("per") {
+        (Family::Percent, 1.0)
+    } else {
+        (Family::Plain, 1.0)
+    };
+    if family == Family::Plain {
+        if let Some((f, k)) = unit_of(unit).filter(|_| !unit.trim().is_empty()) {
+            family = f;
+            factor = k;
+        }
+    }
+    if currency {
+        family = Family::Currency;
+    }
+    (family, factor)
 }
 
 /// Number words in English ("three", "twenty-five", "two million"): from two up, since "one"

@@ -287,184 +287,257 @@ fn stated_elsewhere(a: &Amount, claim: &Statement, claim_words: &[String], neede
 /// Why `unit` does not support `claim`, or `None` when every slot the claim states agrees.
 /// `claim_text` is the claim as written; `claim` its slots.
 pub fn conflict(claim_text: &str, claim: &Statement, unit: &SourceUnit<'_>) -> Option<Reason> {
-    let caption = super::amounts::caption_scale(unit.passage).or_else(|| super::amounts::caption_scale(unit.context));
-    let unit_amounts = amounts(unit.text, caption);
-    let unit_lower = unit.text.to_lowercase();
-    let previous_lower = unit.previous.to_lowercase();
-    let before_lower = unit.before.to_lowercase();
-    let context_lower = unit.context.to_lowercase();
-    let passage_lower = unit.passage.to_lowercase();
-    let unit_clauses = clauses(unit.text);
-    let clause_of = |at: usize| unit_clauses.iter().find(|r| r.contains(&at)).cloned().unwrap_or(0..unit.text.len());
+    let compared = Comparison::of(claim_text, claim, unit);
+    compared.check().err()
+}
 
-    // Figures: each must be stated in the unit, as an amount, or where the passage states it
-    // for the same name and period (a table row above the sentence that explains it).
-    let needed: Vec<&String> = claim.names.iter().filter(|n| !mentions(&context_lower, n)).collect();
-    // (clause of the unit, index of its amount, the claim's piece that states the figure)
-    let mut figure_clauses: Vec<(Range<usize>, usize, &str)> = Vec::new();
-    let claim_words = content_terms(claim_text);
-    let claim_pieces = pieces(claim_text);
-    let piece_of = |at: usize| -> &str {
-        claim_pieces
-            .iter()
-            .find(|p| {
-                let start = p.as_ptr() as usize - claim_text.as_ptr() as usize;
-                (start..start + p.len()).contains(&at)
-            })
-            .copied()
-            .unwrap_or(claim_text)
-    };
-    for a in &claim.amounts {
-        // The figure in a table column whose header gives it another unit, or in a column
-        // beside the one with the claim's unit, is another figure that happens to match.
-        // A rounded figure may fit several cells of a row: the one in the claim's year's
-        // column first, then the closest ("$36,365 million" is the 36,365 of its row, not
-        // the 36,248 beside it that rounds to it).
-        let mut stated: Vec<(usize, &Amount)> = unit_amounts.iter().enumerate().filter(|(_, u)| a.stated_by(u)).collect();
-        let off_year = |u: &Amount| {
-            let column = column_year(unit.text, u.span.start, unit.passage, caption);
-            column.is_some_and(|c| claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y != c)) && !claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y == c)))
-        };
-        stated.sort_by(|(_, x), (_, y)| (off_year(x), a.distance(x)).partial_cmp(&(off_year(y), a.distance(y))).unwrap_or(std::cmp::Ordering::Equal));
-        let found = stated.iter().copied().find(|(_, u)| column_mismatch(claim_text, a, u, unit).is_none());
-        if found.is_none() {
-            if let Some(reason) = stated.first().and_then(|(_, u)| column_mismatch(claim_text, a, u, unit)) {
-                return Some(reason);
-            }
-        }
-        match found {
-            Some((i, u)) => figure_clauses.push((clause_of(u.span.start), i, piece_of(a.span.start))),
-            None if a.spelled => {}
-            None if stated_elsewhere(a, claim, &claim_words, &needed, unit, caption) => {}
-            None if unit_amounts.iter().any(|u| a.rescaled_from(u)) => return Some(Reason::ScaleOrUnit),
-            None if !unit_amounts.is_empty() => return Some(Reason::Figure),
-            None => return Some(Reason::NotStated),
+/// A figure of the claim found in the unit: the unit's clause it stands in, the index of the
+/// unit's amount, and the claim's piece that states it.
+type FigureAt<'c> = (Range<usize>, usize, &'c str);
+
+/// One claim against one unit, with the unit's texts as the slots read them.
+struct Comparison<'c> {
+    claim_text: &'c str,
+    claim: &'c Statement,
+    unit: &'c SourceUnit<'c>,
+    caption: Option<f64>,
+    unit_amounts: Vec<Amount>,
+    unit_clauses: Vec<Range<usize>>,
+    unit_lower: String,
+    previous_lower: String,
+    before_lower: String,
+    context_lower: String,
+    passage_lower: String,
+    /// The claim's names that the document's title and headings do not give.
+    needed: Vec<&'c String>,
+}
+
+impl<'c> Comparison<'c> {
+    fn of(claim_text: &'c str, claim: &'c Statement, unit: &'c SourceUnit<'c>) -> Comparison<'c> {
+        let caption = super::amounts::caption_scale(unit.passage).or_else(|| super::amounts::caption_scale(unit.context));
+        let context_lower = unit.context.to_lowercase();
+        Comparison {
+            claim_text,
+            claim,
+            unit,
+            caption,
+            unit_amounts: amounts(unit.text, caption),
+            unit_clauses: clauses(unit.text),
+            unit_lower: unit.text.to_lowercase(),
+            previous_lower: unit.previous.to_lowercase(),
+            before_lower: unit.before.to_lowercase(),
+            passage_lower: unit.passage.to_lowercase(),
+            needed: claim.names.iter().filter(|n| !mentions(&context_lower, n)).collect(),
+            context_lower,
         }
     }
 
-    // Periods: each must be the unit's (or its context's), and the period of the figure's
-    // own clause or table column when it has one.
-    let unit_periods: Vec<Period> = periods(unit.text).into_iter().map(|(p, _)| p).collect();
-    let around: Vec<Period> =
-        periods(unit.previous).into_iter().chain(periods(unit.context)).map(|(p, _)| p).collect();
-    let passage_periods: Vec<Period> = periods(unit.passage).into_iter().map(|(p, _)| p).collect();
-    for p in &claim.periods {
-        // A period binds the figures of its own piece of the claim ("…$404.4 billion at the end
-        // of 2022, up from $377.5 billion a year earlier": 2022 is not the second figure's).
-        for (clause, amount_index, piece) in &figure_clauses {
+    /// The slots in order; the first that disagrees is the reason.
+    fn check(&self) -> Result<(), Reason> {
+        let figures = self.figures()?;
+        self.periods(&figures)?;
+        self.names()?;
+        self.figures_together(&figures)?;
+        self.figures_named(&figures)?;
+        self.relation_named(&figures)?;
+        polarity_and_direction(self.claim_text, self.unit.text)
+    }
+
+    fn clause_of(&self, at: usize) -> Range<usize> {
+        self.unit_clauses.iter().find(|r| r.contains(&at)).cloned().unwrap_or(0..self.unit.text.len())
+    }
+
+    /// Names in `text` that are neither the claim's nor the document's own.
+    fn others(&self, text: &str) -> Vec<String> {
+        names(text).into_iter().filter(|n| !self.claim.names.contains(n) && !mentions(&self.context_lower, n)).collect()
+    }
+
+    /// Figures: each must be stated in the unit, as an amount, or where the passage states it
+    /// for the same name and period (a table row above the sentence that explains it).
+    fn figures(&self) -> Result<Vec<FigureAt<'c>>, Reason> {
+        let (claim, unit, caption) = (self.claim, self.unit, self.caption);
+        let mut found_at = Vec::new();
+        let claim_words = content_terms(self.claim_text);
+        let claim_pieces = pieces(self.claim_text);
+        let piece_of = |at: usize| -> &'c str {
+            claim_pieces
+                .iter()
+                .find(|p| {
+                    let start = p.as_ptr() as usize - self.claim_text.as_ptr() as usize;
+                    (start..start + p.len()).contains(&at)
+                })
+                .copied()
+                .unwrap_or(self.claim_text)
+        };
+        for a in &claim.amounts {
+            // The figure in a table column whose header gives it another unit, or in a column
+            // beside the one with the claim's unit, is another figure that happens to match.
+            // A rounded figure may fit several cells of a row: the one in the claim's year's
+            // column first, then the closest ("$36,365 million" is the 36,365 of its row, not
+            // the 36,248 beside it that rounds to it).
+            let mut stated: Vec<(usize, &Amount)> = self.unit_amounts.iter().enumerate().filter(|(_, u)| a.stated_by(u)).collect();
+            let off_year = |u: &Amount| {
+                let column = column_year(unit.text, u.span.start, unit.passage, caption);
+                column.is_some_and(|c| claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y != c)) && !claim.periods.iter().any(|p| matches!(p, Period::Year(y) if *y == c)))
+            };
+            stated.sort_by(|(_, x), (_, y)| (off_year(x), a.distance(x)).partial_cmp(&(off_year(y), a.distance(y))).unwrap_or(std::cmp::Ordering::Equal));
+            let found = stated.iter().copied().find(|(_, u)| column_mismatch(self.claim_text, a, u, unit).is_none());
+            if found.is_none() {
+                if let Some(reason) = stated.first().and_then(|(_, u)| column_mismatch(self.claim_text, a, u, unit)) {
+                    return Err(reason);
+                }
+            }
+            match found {
+                Some((i, u)) => found_at.push((self.clause_of(u.span.start), i, piece_of(a.span.start))),
+                None if a.spelled => {}
+                None if stated_elsewhere(a, claim, &claim_words, &self.needed, unit, caption) => {}
+                None if self.unit_amounts.iter().any(|u| a.rescaled_from(u)) => return Err(Reason::ScaleOrUnit),
+                None if !self.unit_amounts.is_empty() => return Err(Reason::Figure),
+                None => return Err(Reason::NotStated),
+            }
+        }
+        Ok(found_at)
+    }
+
+    /// Periods: each must be the unit's (or its context's), and the period of the figure's
+    /// own clause or table column when it has one.
+    fn periods(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        let unit = self.unit;
+        let unit_periods: Vec<Period> = periods(unit.text).into_iter().map(|(p, _)| p).collect();
+        let around: Vec<Period> = periods(unit.previous).into_iter().chain(periods(unit.context)).map(|(p, _)| p).collect();
+        let passage_periods: Vec<Period> = periods(unit.passage).into_iter().map(|(p, _)| p).collect();
+        for p in &self.claim.periods {
+            self.period_of_figures(p, figures)?;
+            if unit_periods.iter().chain(&around).any(|q| p.named_by(q)) {
+                continue;
+            }
+            if unit_periods.iter().chain(&around).any(|q| p.same_kind(q)) {
+                return Err(Reason::Period);
+            }
+            if passage_periods.iter().any(|q| p.named_by(q)) {
+                continue;
+            }
+            if passage_periods.iter().any(|q| p.same_kind(q)) {
+                return Err(Reason::Period);
+            }
+        }
+        Ok(())
+    }
+
+    /// A period binds the figures of its own piece of the claim ("…$404.4 billion at the end
+    /// of 2022, up from $377.5 billion a year earlier": 2022 is not the second figure's).
+    fn period_of_figures(&self, p: &Period, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        for (clause, amount_index, piece) in figures {
             if !periods(piece).iter().any(|(q, _)| q == p) {
                 continue;
             }
-            let column = unit_amounts.get(*amount_index).and_then(|a| column_year(unit.text, a.span.start, unit.passage, caption));
+            let column = self.unit_amounts.get(*amount_index).and_then(|a| column_year(self.unit.text, a.span.start, self.unit.passage, self.caption));
             if let (Period::Year(y), Some(c)) = (p, column) {
                 if c != *y {
-                    return Some(Reason::Period);
+                    return Err(Reason::Period);
                 }
             }
             // The figure's own clause gives it a period the claim does not name at all
             // ("$4.8 billion in 2022" given to 2023); a comparison the claim repeats ("than in
             // 2023") is no conflict.
-            let clause_periods: Vec<Period> = periods(&unit.text[clause.clone()]).into_iter().map(|(q, _)| q).collect();
-            let foreign = clause_periods.iter().any(|q| p.same_kind(q) && !claim.periods.iter().any(|c| c.named_by(q) || q.named_by(c)));
+            let clause_periods: Vec<Period> = periods(&self.unit.text[clause.clone()]).into_iter().map(|(q, _)| q).collect();
+            let foreign = clause_periods.iter().any(|q| p.same_kind(q) && !self.claim.periods.iter().any(|c| c.named_by(q) || q.named_by(c)));
             if foreign && !clause_periods.iter().any(|q| p.named_by(q)) {
-                return Some(Reason::Period);
+                return Err(Reason::Period);
             }
         }
-        if unit_periods.iter().chain(&around).any(|q| p.named_by(q)) {
-            continue;
-        }
-        if unit_periods.iter().chain(&around).any(|q| p.same_kind(q)) {
-            return Some(Reason::Period);
-        }
-        if passage_periods.iter().any(|q| p.named_by(q)) {
-            continue;
-        }
-        if passage_periods.iter().any(|q| p.same_kind(q)) {
-            return Some(Reason::Period);
-        }
+        Ok(())
     }
 
-    // Names: each must be the unit's (or its context's, or the passage's before it), and a
-    // figure must stand in a clause that names it rather than something else.
-    let unit_names: Vec<String> = names(unit.text);
-    let others = |text: &str| -> Vec<String> {
-        names(text).into_iter().filter(|n| !claim.names.contains(n) && !mentions(&context_lower, n)).collect()
-    };
-    for n in &needed {
-        if mentions(&unit_lower, n) || mentions(&previous_lower, n) || mentions(&before_lower, n) {
-            continue;
+    /// Names: each must be the unit's (or its context's, or the passage's before it).
+    fn names(&self) -> Result<(), Reason> {
+        let unit_names: Vec<String> = names(self.unit.text);
+        for n in &self.needed {
+            if mentions(&self.unit_lower, n) || mentions(&self.previous_lower, n) || mentions(&self.before_lower, n) {
+                continue;
+            }
+            // The subject the question asked about, which a passage about it need not repeat
+            // ("Sorts are guaranteed to be stable" under "Sorting HOW TO", asked of Python). A
+            // name the library lacks is the abstain rule's to catch, before anything is generated.
+            if self.unit.asked.contains(*n) && !mentions(&self.passage_lower, n) {
+                continue;
+            }
+            let elsewhere = mentions(&self.passage_lower, n);
+            let unit_is_about_another = unit_names.iter().any(|u| !self.claim.names.contains(u) && !mentions(&self.context_lower, u));
+            return Err(if elsewhere && unit_is_about_another { Reason::OtherEntity } else { Reason::NotStated });
         }
-        // The subject the question asked about, which a passage about it need not repeat
-        // ("Sorts are guaranteed to be stable" under "Sorting HOW TO", asked of Python). A name
-        // the library lacks is the abstain rule's to catch, before anything is generated.
-        if unit.asked.contains(*n) && !mentions(&passage_lower, n) {
-            continue;
-        }
-        let elsewhere = mentions(&passage_lower, n);
-        let unit_is_about_another = unit_names.iter().any(|u| !claim.names.contains(u) && !mentions(&context_lower, u));
-        return Some(if elsewhere && unit_is_about_another { Reason::OtherEntity } else { Reason::NotStated });
-    }
-    // The figures one piece of the claim states together stand together in the source: "$325
-    // million related to the 737 program" is not made of "$325 million … 777X" and "… 737".
-    for (i, (clause, _, piece)) in figure_clauses.iter().enumerate() {
-        let apart = figure_clauses[i + 1..].iter().any(|(other, _, p)| p.as_ptr() == piece.as_ptr() && other != clause);
-        if apart {
-            return Some(Reason::OtherEntity);
-        }
-    }
-    // Each figure belongs to the names of the piece of the claim that states it (and to the
-    // question's, for a bare answer).
-    let subject = unit_clauses.first().map(|r| unit_lower[r.clone()].to_string()).unwrap_or_default();
-    let claim_lower = claim_text.to_lowercase();
-    for (clause, _, piece) in &figure_clauses {
-        let piece_lower = piece.to_lowercase();
-        let figure_names: Vec<&String> = needed
-            .iter()
-            .copied()
-            .filter(|n| mentions(&piece_lower, n) || !mentions(&claim_lower, n))
-            .collect();
-        let text = &unit.text[clause.clone()];
-        let lower = text.to_lowercase();
-        let other_names = others(text);
-        // The clause is about another name: it names one the claim does not, and not every
-        // name the piece gives (a heading's name included) stands in it.
-        let piece_names: Vec<String> = names(piece);
-        let about_another = !other_names.is_empty() && !figure_names.is_empty() && !figure_names.iter().any(|n| mentions(&lower, n));
-        if about_another {
-            return Some(Reason::OtherEntity);
-        }
-        if figure_names.is_empty() || figure_names.iter().any(|n| mentions(&lower, n)) {
-            continue;
-        }
-        // A clause that names nothing else takes its name from the subject the sentence opens
-        // with ("华东大区张伟，达成率127%"), from the sentences before ("The school buys … at
-        // 14p"), or from the rest of the unit when it says what the claim's piece says ("制作
-        // 一个大小为 5GiB 的映像文件 … of=disk.img"); not from a name in a later clause about
-        // something else ("1.1 MW …, including an array at Holloway Farm").
-        let carried = figure_names.iter().all(|n| mentions(&previous_lower, n) || mentions(&before_lower, n) || mentions(&subject, n));
-        let piece_terms = predicate_terms(piece, &piece_names);
-        let clause_terms = predicate_terms(text, &[]);
-        let says_the_same = piece_terms.iter().filter(|t| clause_terms.contains(*t)).count() >= 2;
-        let in_unit = figure_names.iter().all(|n| mentions(&unit_lower, n));
-        if !(carried || (says_the_same && in_unit)) {
-            return Some(Reason::OtherEntity);
-        }
+        Ok(())
     }
 
-    // A relation given to another name: the clause that says what the claim says names
-    // something else, while the claim's name stands elsewhere in the unit.
-    let claim_terms: HashSet<String> = predicate_terms(claim_text, &claim.names);
-    if !needed.is_empty() && figure_clauses.is_empty() {
-        if let Some(clause) = aligned_clause(unit.text, &claim_terms, &[], claim_text.chars().count()) {
-            let lower = clause.to_lowercase();
-            let names_it = needed.iter().any(|n| mentions(&lower, n));
-            if !names_it && !others(clause).is_empty() && needed.iter().all(|n| mentions(&unit_lower, n)) {
-                return Some(Reason::OtherEntity);
+    /// The figures one piece of the claim states together stand together in the source: "$325
+    /// million related to the 737 program" is not made of "$325 million … 777X" and "… 737".
+    fn figures_together(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        for (i, (clause, _, piece)) in figures.iter().enumerate() {
+            if figures[i + 1..].iter().any(|(other, _, p)| p.as_ptr() == piece.as_ptr() && other != clause) {
+                return Err(Reason::OtherEntity);
             }
         }
+        Ok(())
     }
-    // Polarity and direction, piece by piece of the claim, each against the clause of the
-    // unit that says what the piece says.
+
+    /// Each figure belongs to the names of the piece of the claim that states it (and to the
+    /// question's, for a bare answer): its clause must not be about another name.
+    fn figures_named(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        let subject = self.unit_clauses.first().map(|r| self.unit_lower[r.clone()].to_string()).unwrap_or_default();
+        let claim_lower = self.claim_text.to_lowercase();
+        for (clause, _, piece) in figures {
+            let piece_lower = piece.to_lowercase();
+            let figure_names: Vec<&String> =
+                self.needed.iter().copied().filter(|n| mentions(&piece_lower, n) || !mentions(&claim_lower, n)).collect();
+            let text = &self.unit.text[clause.clone()];
+            let lower = text.to_lowercase();
+            // The clause is about another name: it names one the claim does not, and not every
+            // name the piece gives (a heading's name included) stands in it.
+            let piece_names: Vec<String> = names(piece);
+            let about_another = !self.others(text).is_empty() && !figure_names.is_empty() && !figure_names.iter().any(|n| mentions(&lower, n));
+            if about_another {
+                return Err(Reason::OtherEntity);
+            }
+            if figure_names.is_empty() || figure_names.iter().any(|n| mentions(&lower, n)) {
+                continue;
+            }
+            // A clause that names nothing else takes its name from the subject the sentence
+            // opens with ("华东大区张伟，达成率127%"), from the sentences before ("The school
+            // buys … at 14p"), or from the rest of the unit when it says what the claim's piece
+            // says ("制作一个大小为 5GiB 的映像文件 … of=disk.img"); not from a name in a later
+            // clause about something else ("1.1 MW …, including an array at Holloway Farm").
+            let carried = figure_names.iter().all(|n| mentions(&self.previous_lower, n) || mentions(&self.before_lower, n) || mentions(&subject, n));
+            let piece_terms = predicate_terms(piece, &piece_names);
+            let clause_terms = predicate_terms(text, &[]);
+            let says_the_same = piece_terms.iter().filter(|t| clause_terms.contains(*t)).count() >= 2;
+            let in_unit = figure_names.iter().all(|n| mentions(&self.unit_lower, n));
+            if !(carried || (says_the_same && in_unit)) {
+                return Err(Reason::OtherEntity);
+            }
+        }
+        Ok(())
+    }
+
+    /// A relation given to another name: the clause that says what the claim says names
+    /// something else, while the claim's name stands elsewhere in the unit.
+    fn relation_named(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        if self.needed.is_empty() || !figures.is_empty() {
+            return Ok(());
+        }
+        let claim_terms: HashSet<String> = predicate_terms(self.claim_text, &self.claim.names);
+        let Some(clause) = aligned_clause(self.unit.text, &claim_terms, &[], self.claim_text.chars().count()) else { return Ok(()) };
+        let lower = clause.to_lowercase();
+        let names_it = self.needed.iter().any(|n| mentions(&lower, n));
+        if !names_it && !self.others(clause).is_empty() && self.needed.iter().all(|n| mentions(&self.unit_lower, n)) {
+            return Err(Reason::OtherEntity);
+        }
+        Ok(())
+    }
+}
+
+/// Polarity and direction, piece by piece of the claim, each against the clause of the unit
+/// that says what the piece says.
+fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reason> {
     for piece in pieces(claim_text) {
         let piece_names = names(piece);
         let terms = predicate_terms(piece, &piece_names);
@@ -473,20 +546,20 @@ pub fn conflict(claim_text: &str, claim: &Statement, unit: &SourceUnit<'_>) -> O
         if terms.len() < 2 {
             continue;
         }
-        let Some(clause) = aligned_clause(unit.text, &terms, &piece_names, piece.chars().count()) else { continue };
+        let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece.chars().count()) else { continue };
         if negated(piece) != negated(clause) || antonymous(piece, clause) {
-            return Some(Reason::Negation);
+            return Err(Reason::Negation);
         }
         if opposed(&directions(piece), &directions(clause)) || swapped_ends(piece, clause) {
-            return Some(Reason::Direction);
+            return Err(Reason::Direction);
         }
         // "每天" where the source says "每小时": another rate, as another unit would be.
         let (claimed, stated) = (frequencies(piece), frequencies(clause));
         if !claimed.is_empty() && !stated.is_empty() && !claimed.iter().any(|f| stated.contains(f)) {
-            return Some(Reason::ScaleOrUnit);
+            return Err(Reason::ScaleOrUnit);
         }
     }
-    None
+    Ok(())
 }
 
 #[cfg(test)]

@@ -92,76 +92,106 @@ const MONTHS: &str = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|J
 /// Every period the text names, with its byte range (in the width-folded text).
 pub fn periods(original: &str) -> Vec<(Period, Range<usize>)> {
     let text = fold_width(original);
-    let mut out: Vec<(Period, Range<usize>)> = Vec::new();
-    let mut taken: Vec<Range<usize>> = Vec::new();
-    let mut push = |p: Period, r: Range<usize>, taken: &mut Vec<Range<usize>>| {
-        if !taken.iter().any(|t| t.start < r.end && r.start < t.end) {
-            taken.push(r.clone());
-            out.push((p, r));
+    let mut found = Found::default();
+    dates(&text, &mut found);
+    months_quarters_halves(&text, &mut found);
+    cjk_years(&text, &mut found);
+    for (v, r) in versions(&text) {
+        found.push(Period::Version(v), r);
+    }
+    years(&text, &mut found);
+    let mut out = found.out;
+    for (_, r) in &mut out {
+        *r = crate::text::unfold_range(original, &text, r.clone());
+    }
+    out.sort_by_key(|(_, r)| r.start);
+    out
+}
+
+/// The periods found so far, each over text that no earlier, more specific one took (a date's
+/// year is not a period of its own).
+#[derive(Default)]
+struct Found {
+    out: Vec<(Period, Range<usize>)>,
+    taken: Vec<Range<usize>>,
+}
+
+impl Found {
+    fn push(&mut self, period: Period, range: Range<usize>) {
+        if !self.taken.iter().any(|t| t.start < range.end && range.start < t.end) {
+            self.taken.push(range.clone());
+            self.out.push((period, range));
         }
-    };
+    }
+}
+
+/// Dates in ISO, Chinese, day-month, month-day and US order (and Chinese months).
+fn dates(text: &str, found: &mut Found) {
     static ISO: OnceLock<Regex> = OnceLock::new();
-    for c in re(&ISO, r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b").captures_iter(&text) {
+    for c in re(&ISO, r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b").captures_iter(text) {
         let (Some(y), Some(m), Some(d)) = (year_of(&c[1]), c[2].parse::<u8>().ok(), c[3].parse::<u8>().ok()) else { continue };
         if (1..=12).contains(&m) && (1..=31).contains(&d) {
-            push(Period::Date { year: Some(y), month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+            found.push(Period::Date { year: Some(y), month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()));
         }
     }
     static CJK_DATE: OnceLock<Regex> = OnceLock::new();
-    for c in re(&CJK_DATE, r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?").captures_iter(&text) {
+    for c in re(&CJK_DATE, r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?").captures_iter(text) {
         let year = c.get(1).and_then(|y| year_of(y.as_str()));
         let Some(m) = c[2].parse::<u8>().ok().filter(|m| (1..=12).contains(m)) else { continue };
         let range = c.get(0).map_or(0..0, |g| g.range());
         match c.get(3).and_then(|d| d.as_str().parse::<u8>().ok()) {
-            Some(d) => push(Period::Date { year, month: m, day: d }, range, &mut taken),
-            None => push(Period::Month { year, month: m }, range, &mut taken),
+            Some(d) => found.push(Period::Date { year, month: m, day: d }, range),
+            None => found.push(Period::Month { year, month: m }, range),
         }
     }
     static DMY: OnceLock<Regex> = OnceLock::new();
     let dmy = format!(r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTHS})(?:,?\s+(\d{{4}}))?\b");
-    for c in re(&DMY, &dmy).captures_iter(&text) {
+    for c in re(&DMY, &dmy).captures_iter(text) {
         let (Some(d), Some(m)) = (c[1].parse::<u8>().ok(), month_number(&c[2])) else { continue };
         let year = c.get(3).and_then(|y| year_of(y.as_str()));
-        push(Period::Date { year, month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+        found.push(Period::Date { year, month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()));
     }
     static MDY: OnceLock<Regex> = OnceLock::new();
     let mdy = format!(r"(?i)\b({MONTHS})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b");
-    for c in re(&MDY, &mdy).captures_iter(&text) {
+    for c in re(&MDY, &mdy).captures_iter(text) {
         let (Some(m), Some(d)) = (month_number(&c[1]), c[2].parse::<u8>().ok()) else { continue };
         if d > 31 {
             continue;
         }
         let year = c.get(3).and_then(|y| year_of(y.as_str()));
-        push(Period::Date { year, month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+        found.push(Period::Date { year, month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()));
     }
     static US: OnceLock<Regex> = OnceLock::new();
-    for c in re(&US, r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b").captures_iter(&text) {
+    for c in re(&US, r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b").captures_iter(text) {
         let (Some(m), Some(d), Some(y)) = (c[1].parse::<u8>().ok(), c[2].parse::<u8>().ok(), year_of(&c[3])) else { continue };
         if (1..=12).contains(&m) {
-            push(Period::Date { year: Some(y), month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+            found.push(Period::Date { year: Some(y), month: m, day: d }, c.get(0).map_or(0..0, |g| g.range()));
         }
     }
+}
+
+fn months_quarters_halves(text: &str, found: &mut Found) {
     static MONTH_YEAR: OnceLock<Regex> = OnceLock::new();
     let my = format!(r"(?i)\b({MONTHS})(?:\s+of)?\s+(\d{{4}})\b");
-    for c in re(&MONTH_YEAR, &my).captures_iter(&text) {
+    for c in re(&MONTH_YEAR, &my).captures_iter(text) {
         let (Some(m), Some(y)) = (month_number(&c[1]), year_of(&c[2])) else { continue };
-        push(Period::Month { year: Some(y), month: m }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+        found.push(Period::Month { year: Some(y), month: m }, c.get(0).map_or(0..0, |g| g.range()));
     }
     static QUARTER: OnceLock<Regex> = OnceLock::new();
     let quarter = re(
         &QUARTER,
         r"(?i)\bQ([1-4])(?:\s*(?:FY\s*)?'?(\d{4}|\d{2})\b)?|\b([1-4])Q\s*'?(\d{2}|\d{4})?\b|\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?(\d{4}))?|(?:(\d{4})\s*年\s*)?第?([一二三四1-4])\s*季度",
     );
-    for c in quarter.captures_iter(&text) {
+    for c in quarter.captures_iter(text) {
         let q = c.get(1).or(c.get(3)).or(c.get(5)).or(c.get(8)).and_then(|g| ordinal(g.as_str()));
         let year = c.get(2).or(c.get(4)).or(c.get(6)).or(c.get(7)).and_then(|g| year_of(g.as_str()));
         if let Some(q) = q {
-            push(Period::Quarter { year, quarter: q }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+            found.push(Period::Quarter { year, quarter: q }, c.get(0).map_or(0..0, |g| g.range()));
         }
     }
     static HALF: OnceLock<Regex> = OnceLock::new();
     let half = re(&HALF, r"(?i)\bH([12])(?:\s*'?(\d{4}|\d{2}))?\b|\b(first|second)\s+half(?:\s+of\s+(\d{4}))?|(?:(\d{4})\s*年\s*)?([上下])半年");
-    for c in half.captures_iter(&text) {
+    for c in half.captures_iter(text) {
         let h = match (c.get(1), c.get(3), c.get(6)) {
             (Some(n), _, _) => n.as_str().parse::<u8>().ok(),
             (_, Some(w), _) => ordinal(w.as_str()),
@@ -170,11 +200,15 @@ pub fn periods(original: &str) -> Vec<(Period, Range<usize>)> {
         };
         let year = c.get(2).or(c.get(4)).or(c.get(5)).and_then(|g| year_of(g.as_str()));
         if let Some(h) = h {
-            push(Period::Half { year, half: h }, c.get(0).map_or(0..0, |g| g.range()), &mut taken);
+            found.push(Period::Half { year, half: h }, c.get(0).map_or(0..0, |g| g.range()));
         }
     }
+}
+
+/// Years written in Chinese numerals ("二〇二四年").
+fn cjk_years(text: &str, found: &mut Found) {
     static CJK_YEAR: OnceLock<Regex> = OnceLock::new();
-    for c in re(&CJK_YEAR, r"([〇零一二三四五六七八九]{4})\s*年").captures_iter(&text) {
+    for c in re(&CJK_YEAR, r"([〇零一二三四五六七八九]{4})\s*年").captures_iter(text) {
         let digits: String = c[1]
             .chars()
             .map(|ch| match ch {
@@ -191,15 +225,16 @@ pub fn periods(original: &str) -> Vec<(Period, Range<usize>)> {
             })
             .collect();
         if let Some(y) = year_of(&digits) {
-            push(Period::Year(y), c.get(1).map_or(0..0, |g| g.range()), &mut taken);
+            found.push(Period::Year(y), c.get(1).map_or(0..0, |g| g.range()));
         }
     }
-    for (v, r) in versions(&text) {
-        push(Period::Version(v), r, &mut taken);
-    }
+}
+
+/// Fiscal and bare years, each where no other period took it.
+fn years(text: &str, found: &mut Found) {
     static YEAR: OnceLock<Regex> = OnceLock::new();
     let year = re(&YEAR, r"(?i)\bFY\s?'?(\d{4}|\d{2})\b|\bfiscal\s+(?:year\s+)?(\d{4})\b|(\d{4})\s*(?:财年|年度|财政年度)|((?:19|20)\d{2})");
-    for c in year.captures_iter(&text) {
+    for c in year.captures_iter(text) {
         let Some(g) = c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)) else { continue };
         let Some(y) = year_of(g.as_str()) else { continue };
         if c.get(4).is_some() {
@@ -220,16 +255,11 @@ pub fn periods(original: &str) -> Vec<(Period, Range<usize>)> {
             continue;
         }
         let range = c.get(0).map_or(0..0, |g| g.range());
-        if !taken.iter().any(|t| t.start <= g.start() && g.end() <= t.end) {
-            out.push((Period::Year(y), g.start().min(range.end)..g.end()));
-            taken.push(g.range());
+        if !found.taken.iter().any(|t| t.start <= g.start() && g.end() <= t.end) {
+            found.out.push((Period::Year(y), g.start().min(range.end)..g.end()));
+            found.taken.push(g.range());
         }
     }
-    for (_, r) in &mut out {
-        *r = crate::text::unfold_range(original, &text, r.clone());
-    }
-    out.sort_by_key(|(_, r)| r.start);
-    out
 }
 
 /// Whether the text right after a number starts with a unit: then the number is an amount.
