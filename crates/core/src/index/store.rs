@@ -455,66 +455,21 @@ impl Store {
         let tx = self.conn.transaction().map_err(e)?;
         let now = now_secs();
         for &doc_id in removed {
-            tx.execute("DELETE FROM chunks WHERE document_id=?1", [doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM pages WHERE document_id=?1", [doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM versions WHERE document_id=?1", [doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM documents WHERE id=?1", [doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM document_facets WHERE document_id=?1", [doc_id]).map_err(e)?;
+            for sql in [
+                "DELETE FROM chunks WHERE document_id=?1",
+                "DELETE FROM pages WHERE document_id=?1",
+                "DELETE FROM versions WHERE document_id=?1",
+                "DELETE FROM documents WHERE id=?1",
+                "DELETE FROM document_facets WHERE document_id=?1",
+            ] {
+                tx.execute(sql, [doc_id]).map_err(e)?;
+            }
         }
         for &(doc_id, mtime_ns) in touched {
             tx.execute("UPDATE documents SET mtime_ns=?2 WHERE id=?1", [doc_id, mtime_ns]).map_err(e)?;
         }
         for v in versions {
-            let p = path_text(&v.path);
-            tx.execute("DELETE FROM chunks WHERE document_id=?1", [v.doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM pages WHERE document_id=?1", [v.doc_id]).map_err(e)?;
-            tx.execute("DELETE FROM document_facets WHERE document_id=?1", [v.doc_id]).map_err(e)?;
-            tx.execute(
-                "INSERT INTO documents(id, path, title, format, content_hash, size, mtime_ns, page_count, indexed_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                 ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, format=excluded.format,
-                   content_hash=excluded.content_hash, size=excluded.size, mtime_ns=excluded.mtime_ns,
-                   page_count=excluded.page_count, indexed_at=excluded.indexed_at",
-                params![v.doc_id, p, v.title, v.format, v.content_hash, v.size as i64, v.mtime_ns, v.pages.len() as i64, now],
-            )
-            .map_err(e)?;
-            tx.execute(
-                "INSERT INTO versions(document_id, content_hash, size, mtime_ns, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![v.doc_id, v.content_hash, v.size as i64, v.mtime_ns, now],
-            )
-            .map_err(e)?;
-            {
-                let mut page_stmt =
-                    tx.prepare_cached("INSERT INTO pages(document_id, page, text) VALUES (?1, ?2, ?3)").map_err(e)?;
-                for (i, text) in v.pages.iter().enumerate() {
-                    page_stmt.execute(params![v.doc_id, (i + 1) as i64, text]).map_err(e)?;
-                }
-                let mut chunk_stmt = tx
-                    .prepare_cached(
-                        "INSERT INTO chunks(id, document_id, ordinal, page, byte_start, byte_end, heading_path, text, digest, token_count, vector)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                    )
-                    .map_err(e)?;
-                for (ordinal, c) in v.chunks.iter().enumerate() {
-                    let heading = serde_json::to_string(&c.heading_path).unwrap_or_else(|_| "[]".into());
-                    chunk_stmt
-                        .execute(params![
-                            c.id,
-                            v.doc_id,
-                            ordinal as i64,
-                            c.page,
-                            c.byte_start as i64,
-                            c.byte_end as i64,
-                            heading,
-                            c.text,
-                            c.digest,
-                            c.token_count as i64,
-                            c.vector.as_deref().map(vector_to_blob),
-                        ])
-                        .map_err(e)?;
-                }
-            }
-            tx.execute("DELETE FROM failures WHERE path=?1", [p]).map_err(e)?;
+            write_version(&tx, v, now).map_err(e)?;
         }
         if let Some(sum) = vector_checksum {
             tx.execute(
@@ -826,4 +781,51 @@ fn document_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DocumentInfo> {
         page_count: r.get::<_, i64>(4)? as u32,
         facets: r.get::<_, Option<String>>(5)?.and_then(|j| serde_json::from_str(&j).ok()),
     })
+}
+
+/// One new version of a document in place of what was stored of it: its record, its pages
+/// and its passages; its failure, if one was recorded, is forgotten.
+fn write_version(tx: &rusqlite::Transaction<'_>, v: &NewVersion, now: i64) -> rusqlite::Result<()> {
+    let p = path_text(&v.path);
+    for sql in ["DELETE FROM chunks WHERE document_id=?1", "DELETE FROM pages WHERE document_id=?1", "DELETE FROM document_facets WHERE document_id=?1"] {
+        tx.execute(sql, [v.doc_id])?;
+    }
+    tx.execute(
+        "INSERT INTO documents(id, path, title, format, content_hash, size, mtime_ns, page_count, indexed_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, format=excluded.format,
+           content_hash=excluded.content_hash, size=excluded.size, mtime_ns=excluded.mtime_ns,
+           page_count=excluded.page_count, indexed_at=excluded.indexed_at",
+        params![v.doc_id, p, v.title, v.format, v.content_hash, v.size as i64, v.mtime_ns, v.pages.len() as i64, now],
+    )?;
+    tx.execute(
+        "INSERT INTO versions(document_id, content_hash, size, mtime_ns, indexed_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![v.doc_id, v.content_hash, v.size as i64, v.mtime_ns, now],
+    )?;
+    let mut page_stmt = tx.prepare_cached("INSERT INTO pages(document_id, page, text) VALUES (?1, ?2, ?3)")?;
+    for (i, text) in v.pages.iter().enumerate() {
+        page_stmt.execute(params![v.doc_id, (i + 1) as i64, text])?;
+    }
+    let mut chunk_stmt = tx.prepare_cached(
+        "INSERT INTO chunks(id, document_id, ordinal, page, byte_start, byte_end, heading_path, text, digest, token_count, vector)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    for (ordinal, c) in v.chunks.iter().enumerate() {
+        let heading = serde_json::to_string(&c.heading_path).unwrap_or_else(|_| "[]".into());
+        chunk_stmt.execute(params![
+            c.id,
+            v.doc_id,
+            ordinal as i64,
+            c.page,
+            c.byte_start as i64,
+            c.byte_end as i64,
+            heading,
+            c.text,
+            c.digest,
+            c.token_count as i64,
+            c.vector.as_deref().map(vector_to_blob),
+        ])?;
+    }
+    tx.execute("DELETE FROM failures WHERE path=?1", [p])?;
+    Ok(())
 }
