@@ -3,14 +3,15 @@
 //! the settings. Every piece sits behind its own lock; no command holds two.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
-use pagewise_core::openai::{BoundKey, EndpointGenerator, EndpointSettings};
+use pagewise_core::answer::endpoint::EndpointGenerator;
+use pagewise_core::openai::{BoundKey, EndpointSettings};
 use pagewise_core::viewer::{PageRender, PageRequest};
 use pagewise_core::{models, EngineConfig, PdfParsing, Queries, Writer};
 
@@ -72,7 +73,7 @@ struct Inner {
     /// The worker process that renders PDF pages for the viewer (started on first use).
     viewer: Mutex<Option<IsolatedWorker>>,
     /// The model download in progress, if any.
-    download: crate::commands::models::DownloadSlot,
+    download: DownloadSlot,
 }
 
 #[derive(Clone)]
@@ -349,5 +350,31 @@ impl AppState {
 
     pub fn chosen_natively(&self, model: &Path) -> bool {
         lock(&self.inner.chosen_natively).as_deref() == Some(model)
+    }
+}
+
+/// The flag a running download checks; one download at a time.
+#[derive(Default)]
+pub struct DownloadSlot(Mutex<Option<Arc<AtomicBool>>>);
+
+impl DownloadSlot {
+    pub fn begin(&self) -> Option<Arc<AtomicBool>> {
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_some() {
+            return None;
+        }
+        let flag = Arc::new(AtomicBool::new(false));
+        *slot = Some(Arc::clone(&flag));
+        Some(flag)
+    }
+
+    pub fn cancel(&self) {
+        if let Some(flag) = self.0.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    pub fn end(&self) {
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 }

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
 use pagewise_core::index::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
-use pagewise_core::index::Conversations;
+use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::{Queries, Reader};
 
 use crate::Context_;

@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::openai::{EndpointGenerator, EndpointSettings};
+use pagewise_core::answer::endpoint::EndpointGenerator;
+use pagewise_core::openai::EndpointSettings;
 
 #[derive(Args, Clone, Default)]
 pub struct EndpointArgs {

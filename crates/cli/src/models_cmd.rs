@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Subcommand;
-use pagewise_core::index::data_dir::claim;
+use pagewise_core::data_dir::claim;
 use pagewise_core::model_catalog::{installed_chat_models, InstalledModel};
 use pagewise_core::model_download::{download, DownloadProgress, DownloadRequest};
 use pagewise_core::model_install::{import, models_dir};

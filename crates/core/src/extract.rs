@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::answer::facts::amounts::caption_scale;
 use crate::answer::facts::compare::fold;
 use crate::answer::facts::table::{header_family, table_cells, TableCell};
+use crate::answer::numbers::number_of;
 use crate::answer::facts::{amounts, periods, Period};
 use crate::engine::Queries;
 use crate::error::Result;
@@ -107,26 +108,6 @@ fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> 
     let total = ["total", "合计", "总计"].iter().any(|t| row.starts_with(t));
     let bonus = if names_no_row && total { 1.0 } else { 0.0 };
     Some(field.len() as f32 / named.len().max(1) as f32 + bonus)
-}
-
-/// A table figure as a number: thousands separators, currency signs and a percent sign
-/// dropped, parentheses for a negative, a dash for zero; `None` for anything else.
-pub(crate) fn number_of(written: &str) -> Option<f64> {
-    let w = written.trim();
-    if matches!(w, "—" | "–" | "-") {
-        return Some(0.0);
-    }
-    let (negative, inner) = match w.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
-        Some(inner) => (true, inner),
-        None => (false, w),
-    };
-    let digits: String = inner.chars().filter(|c| !matches!(c, ',' | '$' | '€' | '£' | '¥' | '%' | ' ')).collect();
-    let (negative, digits) = match digits.strip_prefix('-') {
-        Some(rest) => (!negative, rest.to_string()),
-        None => (negative, digits),
-    };
-    let value: f64 = digits.parse().ok()?;
-    Some(if negative { -value } else { value })
 }
 
 fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedValue {

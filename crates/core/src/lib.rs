@@ -17,6 +17,7 @@
 
 pub mod answer;
 pub mod chunk;
+pub mod data_dir;
 pub mod embed;
 pub mod embedder_catalog;
 pub mod engine;

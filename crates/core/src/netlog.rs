@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use ureq::http::Uri;
 
 use crate::error::{Error, Result};
-use crate::index::data_dir::{claim, inspect, Location};
+use crate::data_dir::{claim, inspect, Location};
 
 /// The log's file name inside the data dir.
 pub const LOG_FILE: &str = "network-log.jsonl";
@@ -184,7 +184,7 @@ pub fn rows(data_dir: &Path) -> Result<Vec<Row>> {
 
 /// `YYYY-MM-DD HH:MM UTC` of unix seconds, for the command line.
 pub fn utc_time(secs: i64) -> String {
-    let date = crate::answer::evidence::date_of(secs.saturating_mul(1_000_000_000));
+    let date = crate::facets::date_of(secs.saturating_mul(1_000_000_000));
     let of_day = secs.rem_euclid(86_400);
     format!("{date} {:02}:{:02} UTC", of_day / 3600, of_day % 3600 / 60)
 }

@@ -1,8 +1,8 @@
 use pagewise_core::Queries;
-use pagewise_core::index::conversations::Turn;
+use pagewise_core::answer::conversations::Turn;
 use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
 use pagewise_core::index::feedback::{FeedbackStore, NewFeedback};
-use pagewise_core::index::Conversations;
+use pagewise_core::answer::conversations::Conversations;
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 

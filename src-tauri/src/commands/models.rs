@@ -2,8 +2,7 @@
 //! the user picks, and downloading one by URL — the one command here that uses the network,
 //! and only when the user starts it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use pagewise_core::embedder_catalog::{installed_embedders, InstalledEmbedder};
@@ -100,28 +99,3 @@ impl Drop for DownloadGuard {
     }
 }
 
-/// The flag a running download checks; one download at a time.
-#[derive(Default)]
-pub struct DownloadSlot(std::sync::Mutex<Option<Arc<AtomicBool>>>);
-
-impl DownloadSlot {
-    pub fn begin(&self) -> Option<Arc<AtomicBool>> {
-        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_some() {
-            return None;
-        }
-        let flag = Arc::new(AtomicBool::new(false));
-        *slot = Some(Arc::clone(&flag));
-        Some(flag)
-    }
-
-    pub fn cancel(&self) {
-        if let Some(flag) = self.0.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            flag.store(true, Ordering::SeqCst);
-        }
-    }
-
-    pub fn end(&self) {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
-    }
-}

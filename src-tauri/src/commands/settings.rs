@@ -79,7 +79,7 @@ pub fn set_settings(ctx: &Ctx<impl Runtime>, mut settings: Settings) -> CmdResul
         if !dir.is_absolute() {
             return Err(AppError::invalid(format!("{asked}: the data location must be a full path")));
         }
-        pagewise_core::index::data_dir::check(&dir).map_err(|e| AppError::invalid(e.to_string()))?;
+        pagewise_core::data_dir::check(&dir).map_err(|e| AppError::invalid(e.to_string()))?;
     }
     for (used, url) in [(settings.use_endpoint, &settings.endpoint_url), (settings.embed_use_endpoint, &settings.embed_endpoint_url)] {
         let url = url.trim();

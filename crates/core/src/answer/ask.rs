@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use super::abstain::{AbstainThresholds, RetrievalSignals};
+use super::abstain::RetrievalSignals;
 use super::attribute::{self, AttributionCounts, Citation, Sentence, Vectors};
 use super::budget::{evidence_budget, evidence_for_first_token};
 use super::draft::{Draft, Generation};
@@ -23,6 +23,7 @@ use super::stages::Stages;
 use super::tools::{Step, Toolbox};
 use super::verdict::{self, Checked, Verdict};
 use super::{judge, mapreduce, repeat, rewrite};
+pub use super::asker::{AskOptions, Asker};
 pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, send, Sink};
 use crate::answer::cite::split_claims;
@@ -30,52 +31,6 @@ use crate::embed::TextRole;
 use crate::engine::{Queries, Reader};
 use crate::error::{Error, Result};
 use crate::lang::Lang;
-
-#[derive(Debug, Clone)]
-pub struct AskOptions {
-    pub scope: Vec<PathBuf>,
-    /// Passages retrieved per search.
-    pub k: usize,
-    /// Tokens of evidence in the prompt; `None` follows the model (see [`evidence_budget`]).
-    /// Prompt processing on a laptop CPU runs at a few hundred tokens/s, so this decides the
-    /// time to first token.
-    pub evidence_tokens: Option<usize>,
-    pub max_answer_tokens: usize,
-    /// Constrain decoding with a grammar that only admits this answer's labels.
-    pub constrained: bool,
-    pub thresholds: AbstainThresholds,
-    /// Skip the abstain check (the model and attribution still decide).
-    pub never_abstain: bool,
-    /// Ask the model whether the evidence states the answer even when the abstain rule does
-    /// not use it, so evaluations can record it.
-    pub record_judge: bool,
-    /// Seconds the user is willing to wait for the model's first token: the evidence is cut
-    /// to what this model reads in that time on this machine (its measured prompt speed).
-    /// Ignored while `evidence_tokens` is set or the model has no measured speed yet.
-    pub first_token_within_s: Option<f64>,
-}
-
-impl Default for AskOptions {
-    fn default() -> Self {
-        AskOptions {
-            scope: Vec::new(),
-            k: 8,
-            evidence_tokens: None,
-            max_answer_tokens: 160,
-            constrained: false,
-            thresholds: AbstainThresholds::default(),
-            never_abstain: false,
-            first_token_within_s: None,
-            record_judge: false,
-        }
-    }
-}
-
-pub struct Asker<'a> {
-    pub engine: &'a Reader,
-    pub generator: Option<&'a dyn Generator>,
-    pub options: AskOptions,
-}
 
 /// The question as asked and as searched.
 struct Question {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::ask::Asker;
+use super::asker::Asker;
 use super::evidence::EvidenceSet;
 use super::generator::GenerationStats;
 use super::outcome::{Sink, Timings};

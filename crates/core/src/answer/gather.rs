@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::abstain::{self, LibraryView, RetrievalSignals};
-use super::ask::Asker;
+use super::asker::Asker;
 use super::evidence::EvidenceSet;
 use super::outcome::{ms, send, AskEvent, Sink};
 use super::plan::{Plan, MAX_STEPS};

@@ -175,7 +175,7 @@ fn row_score(asked: &Asked, row: &str) -> Option<f32> {
 /// A figure as a table writes it: digits with separators, parentheses or a currency sign;
 /// a dash for zero.
 fn is_figure(value: &str) -> bool {
-    crate::extract::number_of(value).is_some()
+    super::numbers::number_of(value).is_some()
 }
 
 /// One row that answers what was asked, on one page.

@@ -159,6 +159,26 @@ pub fn same_amount(a: &Quantity, b: &Quantity, tolerance: f64) -> bool {
     close(a.value, b.value)
 }
 
+/// A table figure as a number: thousands separators, currency signs and a percent sign
+/// dropped, parentheses for a negative, a dash for zero; `None` for anything else.
+pub(crate) fn number_of(written: &str) -> Option<f64> {
+    let w = written.trim();
+    if matches!(w, "—" | "–" | "-") {
+        return Some(0.0);
+    }
+    let (negative, inner) = match w.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => (true, inner),
+        None => (false, w),
+    };
+    let digits: String = inner.chars().filter(|c| !matches!(c, ',' | '$' | '€' | '£' | '¥' | '%' | ' ')).collect();
+    let (negative, digits) = match digits.strip_prefix('-') {
+        Some(rest) => (!negative, rest.to_string()),
+        None => (negative, digits),
+    };
+    let value: f64 = digits.parse().ok()?;
+    Some(if negative { -value } else { value })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! answer is stored as the conversation's next turn. Shared by the CLI and the app.
 
 use super::ask::{Answer, AskEvent, Asker};
-use crate::index::Conversations;
+use super::conversations::Conversations;
 use crate::engine::Queries;
 use crate::error::{Error, Result};
 use crate::model_catalog::record_speed;

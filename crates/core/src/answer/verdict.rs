@@ -3,7 +3,7 @@
 //! sentences, the source sentences instead, or nothing but the nearest passages.
 
 use super::abstain::{self, RetrievalSignals};
-use super::ask::Asker;
+use super::asker::Asker;
 use super::asked;
 use super::attribute::{Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;

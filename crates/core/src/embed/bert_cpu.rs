@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use super::blas::{gemm_ab, gemm_abt, Mat, MatMut};
-use super::encoder::Architecture;
+use super::config::Architecture;
 use super::kernels::{add_bias, bias_gelu, residual_layer_norm, softmax_rows};
 
 /// The `config.json` fields this encoder needs.

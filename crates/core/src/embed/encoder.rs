@@ -6,53 +6,9 @@ use std::path::Path;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::{bert, xlm_roberta};
-use serde::Deserialize;
 
+use super::config::Architecture;
 use crate::error::{Error, Result};
-
-/// What `config.json` says about the architecture; the rest of the file is read by the model.
-#[derive(Deserialize)]
-struct ArchitectureFields {
-    #[serde(default)]
-    model_type: Option<String>,
-    #[serde(default)]
-    architectures: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Architecture {
-    Bert,
-    XlmRoberta,
-}
-
-impl Architecture {
-    /// `model_type` first; `architectures` for configs written without it; BERT otherwise,
-    /// as sentence-transformers exports of BERT models often say nothing.
-    pub fn of(config: &[u8]) -> std::result::Result<Architecture, String> {
-        let fields: ArchitectureFields = serde_json::from_slice(config).map_err(|e| e.to_string())?;
-        let named = |s: &str| {
-            let s = s.to_ascii_lowercase().replace(['-', '_'], "");
-            if s.contains("xlmroberta") || s == "roberta" || s.starts_with("roberta") {
-                Some(Architecture::XlmRoberta)
-            } else if s.contains("bert") {
-                Some(Architecture::Bert)
-            } else {
-                None
-            }
-        };
-        if let Some(t) = &fields.model_type {
-            return named(t).ok_or_else(|| format!("model_type \"{t}\" is not BERT or XLM-RoBERTa"));
-        }
-        Ok(fields.architectures.iter().find_map(|a| named(a)).unwrap_or(Architecture::Bert))
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Architecture::Bert => "bert",
-            Architecture::XlmRoberta => "xlm-roberta",
-        }
-    }
-}
 
 fn model_backend(model: &Model) -> Backend {
     match model {

@@ -10,6 +10,7 @@ mod config;
 mod counter;
 mod coverage;
 mod encoder;
+mod endpoint;
 #[cfg(feature = "blas")]
 mod kernels;
 mod sentence;
@@ -24,7 +25,9 @@ pub fn prepare_blas() {
 }
 pub use counter::TokenizerCounter;
 pub use coverage::ScriptCoverage;
-pub use encoder::{Architecture, Backend};
+pub use config::Architecture;
+pub use endpoint::{AwaitedEndpointEmbedder, EndpointEmbedder};
+pub use encoder::Backend;
 pub use sentence::SentenceEmbedder;
 
 use crate::error::Result;

@@ -8,7 +8,8 @@ use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 use super::config::{Pooling, SentenceConfig};
 use super::coverage::ScriptCoverage;
-use super::encoder::{Architecture, Backend, Encoder};
+use super::config::Architecture;
+use super::encoder::{Backend, Encoder};
 use super::{l2_normalise, Embedder, TextRole};
 use crate::chunk::TokenCounter;
 use crate::error::{Error, Result};

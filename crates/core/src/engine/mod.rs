@@ -8,6 +8,8 @@ mod reader;
 mod writer;
 #[cfg(test)]
 pub(crate) mod test_library;
+#[cfg(test)]
+mod search_stages;
 
 pub use queries::{Consistency, LibraryCounts, Queries};
 pub use reader::Reader;
@@ -77,7 +79,8 @@ impl EngineConfig {
         match &self.embed_endpoint {
             None => Ok(std::sync::Arc::new(crate::embed::SentenceEmbedder::load(&self.models.embedder_dir)?)),
             Some(settings) => {
-                use crate::openai::{AwaitedEndpointEmbedder, EndpointEmbedder, EndpointSettings};
+                use crate::embed::{AwaitedEndpointEmbedder, EndpointEmbedder};
+                use crate::openai::EndpointSettings;
                 let counter = crate::embed::TokenizerCounter::load(&self.models.embedder_dir)?;
                 let recorded = self.recorded_embedder();
                 // A library whose vectors came from this server still opens without it, and

@@ -22,7 +22,7 @@ impl TestLibrary {
     }
 
     /// The reader's stores as a retriever, for tests of search's stages.
-    pub fn with_retriever<T>(&self, f: impl FnOnce(&Retriever<'_>) -> crate::Result<T>) -> T {
+    pub fn with_retriever<T>(&self, f: impl FnOnce(&Retriever<'_>) -> crate::error::Result<T>) -> T {
         let embedder = self.reader.shared_embedder().as_ref();
         self.reader
             .with_stores(|s| f(&Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }))

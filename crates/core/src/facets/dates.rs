@@ -217,6 +217,22 @@ pub fn cjk_years(text: &str) -> Vec<i32> {
         .collect()
 }
 
+/// YYYY-MM-DD (UTC) of a Unix time in nanoseconds, by the days-from-civil inverse
+/// (Howard Hinnant's algorithm), so no calendar crate is needed for one date.
+pub fn date_of(mtime_ns: i64) -> String {
+    let days = mtime_ns.div_euclid(86_400_000_000_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

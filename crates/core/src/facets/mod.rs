@@ -10,6 +10,7 @@ mod route;
 
 use serde::{Deserialize, Serialize};
 
+pub use dates::date_of;
 pub use document::{extract, FacetSource, EXTRACTOR_VERSION};
 pub use question::{parse_question, QuestionFacets};
 pub use route::{names_in, route, RouteScore, RoutedDocument};

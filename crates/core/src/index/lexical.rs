@@ -98,7 +98,7 @@ impl LexicalIndex {
                 let empty = std::fs::read_dir(dir).map(|mut d| d.next().is_none()).unwrap_or(false);
                 if !empty {
                     let data_dir = dir.parent().unwrap_or(dir);
-                    super::data_dir::ensure_ours(data_dir)?;
+                    crate::data_dir::ensure_ours(data_dir)?;
                     if !only_index_files(dir) {
                         return Err(Self::err(dir, "holds files that are not a keyword index; not removing them (move them away and run again)"));
                     }

@@ -1,8 +1,6 @@
 //! The three stores and their consistency. SQLite is the record of truth; the keyword and
 //! vector indexes are derived from it and repaired from it when they disagree.
 
-pub mod conversations;
-pub mod data_dir;
 mod embed_lane;
 pub mod feedback;
 mod import;
@@ -19,7 +17,6 @@ mod writer;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-pub use conversations::Conversations;
 pub use import::{PreparedChunk, PreparedDocument};
 pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
@@ -27,13 +24,13 @@ pub use vector::{OpenMode, VectorIndex, VectorSettings};
 pub use meta::MetaKey;
 pub use writer::IndexRun;
 
+pub use crate::data_dir::CONVERSATIONS_FILE;
+pub(crate) use crate::data_dir::SQLITE_FILE;
+use crate::data_dir;
 use crate::error::Result;
 
-pub(crate) const SQLITE_FILE: &str = "pagewise.sqlite";
 pub(crate) const LEXICAL_DIR: &str = "lexical";
 pub(crate) const VECTOR_FILE: &str = "vectors.usearch";
-/// Conversations and feedback, beside the index (not part of it: a rebuild keeps them).
-pub const CONVERSATIONS_FILE: &str = "conversations.sqlite";
 
 /// How a document is named to the embedder and the keyword index: its title and its file
 /// name, since people refer to documents both ways and either one alone can be uninformative

@@ -29,12 +29,19 @@ const PARSE_TRIES: u32 = 2;
 /// What a file is recorded as while it is being parsed.
 const UNFINISHED_PARSE: &str = "parsing did not finish: the indexer stopped while reading this file";
 
+impl Stores {
+    /// Brings the index of `roots` up to date with the disk (see [`IndexPass`]).
+    pub fn index(&mut self, roots: &[PathBuf], run: &mut IndexRun<'_>) -> Result<IndexReport> {
+        IndexPass { stores: self, run, report: IndexReport::default(), batch: Batch::default() }.run(roots)
+    }
+}
+
 /// The pass's state: the stores it writes, the run's settings, and what it reports.
-pub(super) struct IndexPass<'p, 'r> {
-    pub(super) stores: &'p mut Stores,
-    pub(super) run: &'p mut IndexRun<'r>,
-    pub(super) report: IndexReport,
-    pub(super) batch: Batch,
+struct IndexPass<'p, 'r> {
+    stores: &'p mut Stores,
+    run: &'p mut IndexRun<'r>,
+    report: IndexReport,
+    batch: Batch,
 }
 
 /// Stage `survey`: the disk and the stores when the pass began.
@@ -96,7 +103,7 @@ struct Parsing<'t, 'scope> {
 }
 
 impl IndexPass<'_, '_> {
-    pub(super) fn run(mut self, roots: &[PathBuf]) -> Result<IndexReport> {
+    fn run(mut self, roots: &[PathBuf]) -> Result<IndexReport> {
         let survey = self.survey(roots)?;
         let known = Known::of(&survey.stored);
         let mut missing = survey.missing();

@@ -1,6 +1,6 @@
 //! The single writer's operations on the stores: ingest a parsed file, commit a batch (keyword
 //! index → vector index → SQLite, in that order), embed pending chunks. A whole run over a set
-//! of roots is an [`IndexPass`] (`pass.rs`).
+//! of roots is an `IndexPass` (`pass.rs`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::store::{NewChunk, NewVersion, StoredFile};
-use super::pass::IndexPass;
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::chunk::{chunk_document, embedding_text, ChunkParams};
 use super::embed_lane::Embedded;
@@ -86,11 +85,6 @@ fn reuse_key(title: &str, heading: &[String], text: &str) -> String {
 }
 
 impl Stores {
-    /// Brings the index of `roots` up to date with the disk (see [`IndexPass`]).
-    pub fn index(&mut self, roots: &[PathBuf], run: &mut IndexRun<'_>) -> Result<IndexReport> {
-        IndexPass { stores: self, run, report: IndexReport::default(), batch: Batch::default() }.run(roots)
-    }
-
     /// Takes every document under `root` out of all three stores (in commit order), forgets
     /// its failures and stops tracking the root. Returns the removed paths.
     pub fn remove_root(&mut self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {

@@ -3,6 +3,7 @@
 //! status per folder and a reader that follows every commit. Knows nothing of any UI.
 
 mod folder;
+pub mod search;
 pub mod health;
 mod service;
 mod watch;

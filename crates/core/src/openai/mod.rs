@@ -1,14 +1,16 @@
-//! OpenAI-compatible servers: the one network feature, used only when the user names an
-//! endpoint. Generation (and, when asked, passage vectors) go there; evidence, citations and
-//! abstaining stay local.
+//! OpenAI-compatible servers, the wire side: requests with the user's key bound to its origin,
+//! server-sent events, and the models a server serves. The generator that talks to an answer
+//! server is `answer::endpoint`, the embedder that talks to an embedding server
+//! `embed::endpoint`; both are used only when the user names an endpoint. Evidence, citations
+//! and abstaining stay local.
 
-mod chat;
-mod embeddings;
 mod http;
+mod models;
 mod origin;
-mod sse;
+pub(crate) mod sse;
 
-pub use chat::{estimate_tokens, list_models, EndpointGenerator};
-pub use embeddings::{AwaitedEndpointEmbedder, EndpointEmbedder};
+pub(crate) use http::Endpoint;
 pub use http::EndpointSettings;
+pub use models::list_models;
+pub(crate) use models::{choose_model, failed};
 pub use origin::{key_may_travel_to, origin_of, BoundKey};

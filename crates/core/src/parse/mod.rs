@@ -1,6 +1,6 @@
 //! Files → `Document { pages }`. One file per format; `clean` removes running headers and
 //! footers; `contained` is what a worker process runs for the formats parsed in isolation
-//! (see `crate::isolation`).
+//! (see the isolation module).
 
 pub mod archive;
 mod clean;

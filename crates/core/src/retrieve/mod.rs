@@ -8,10 +8,9 @@
 mod copies;
 pub mod expand;
 pub mod filter;
-pub mod library_search;
 pub mod rerank;
 mod routing;
-mod search;
+pub(crate) mod search;
 mod snapshot;
 mod stages;
 

@@ -18,20 +18,20 @@ use crate::error::{Error, Result};
 use crate::index::store::ChunkRecord;
 use crate::lang::Lang;
 
-type Ranked = Vec<(i64, f32)>;
-type Records = HashMap<i64, ChunkRecord>;
+pub(crate) type Ranked = Vec<(i64, f32)>;
+pub(crate) type Records = HashMap<i64, ChunkRecord>;
 
 /// Stage `route`: what the search may look at and how its lists weigh.
-pub(super) struct Plan {
+pub(crate) struct Plan {
     /// The user's scope before routing narrowed it: the search without the route uses it.
-    user_scope: Option<Vec<i64>>,
-    routing: Routing,
+    pub(crate) user_scope: Option<Vec<i64>>,
+    pub(crate) routing: Routing,
     /// The documents searched: the user's scope narrowed by routing (`None`: all).
-    scope: Option<Vec<i64>>,
+    pub(crate) scope: Option<Vec<i64>>,
     /// Candidates taken from each list.
-    candidates: usize,
-    language_gap: Option<Lang>,
-    fusion: Fusion,
+    pub(crate) candidates: usize,
+    pub(crate) language_gap: Option<Lang>,
+    pub(crate) fusion: Fusion,
 }
 
 impl Plan {
@@ -43,13 +43,13 @@ impl Plan {
 }
 
 /// Stages `lexical` and `embed`: the first candidate lists.
-pub(super) struct FirstLists {
-    lexical: Ranked,
+pub(crate) struct FirstLists {
+    pub(crate) lexical: Ranked,
     /// Documents ranked by their profiles.
-    documents: Ranked,
-    query_vector: Option<Vec<f32>>,
+    pub(crate) documents: Ranked,
+    pub(crate) query_vector: Option<Vec<f32>>,
     /// Why the question got no vector, when hybrid search goes on with keywords alone.
-    vectors_unavailable: Option<String>,
+    pub(crate) vectors_unavailable: Option<String>,
 }
 
 impl Retriever<'_> {
@@ -107,7 +107,7 @@ impl Retriever<'_> {
 
     /// Stage `route`. Only hybrid search is routed: a keyword or vector search is what the
     /// user asked for, over what the user scoped.
-    pub(super) fn plan(&self, query: &str, params: &SearchParams) -> Result<Plan> {
+    pub(crate) fn plan(&self, query: &str, params: &SearchParams) -> Result<Plan> {
         let user_scope = match &params.documents {
             Some(ids) => {
                 let mut ids = ids.clone();
@@ -136,7 +136,7 @@ impl Retriever<'_> {
 
     /// Stages `lexical` and `embed`. The query embedding is the slow part; keyword and
     /// document search run beside it.
-    pub(super) fn first_lists(&self, query: &str, params: &SearchParams, plan: &Plan, stages: &mut StageTimes) -> Result<FirstLists> {
+    pub(crate) fn first_lists(&self, query: &str, params: &SearchParams, plan: &Plan, stages: &mut StageTimes) -> Result<FirstLists> {
         let wants_vector = params.mode != SearchMode::Lexical && !self.vectors.is_empty() && params.query_vector.is_none();
         let embedder = self.embedder;
         let scope = plan.scope.as_deref();
@@ -175,7 +175,7 @@ impl Retriever<'_> {
     }
 
     /// Stage `vector`, within the planned scope.
-    pub(super) fn vector_list(&self, query_vector: Option<&[f32]>, plan: &Plan) -> Result<Ranked> {
+    pub(crate) fn vector_list(&self, query_vector: Option<&[f32]>, plan: &Plan) -> Result<Ranked> {
         let Some(query_vector) = query_vector else { return Ok(Vec::new()) };
         let allowed = match &plan.scope {
             Some(docs) => Some(self.facts().chunk_ids_of_documents(docs)?),
@@ -186,7 +186,7 @@ impl Retriever<'_> {
 
     /// Stage `expand`: the keyword list searched again with words of the first fused
     /// list's best passages (hybrid search only).
-    pub(super) fn expand(&self, query: &str, params: &SearchParams, plan: &Plan, lexical: Ranked, vector: &[(i64, f32)]) -> Result<Ranked> {
+    pub(crate) fn expand(&self, query: &str, params: &SearchParams, plan: &Plan, lexical: Ranked, vector: &[(i64, f32)]) -> Result<Ranked> {
         if !params.expand || params.mode != SearchMode::Hybrid {
             return Ok(lexical);
         }
@@ -202,7 +202,7 @@ impl Retriever<'_> {
 
     /// Stage `fetch`: every candidate passage read from SQLite, so that an entry only a
     /// crashed commit left in a derived index is dropped here.
-    pub(super) fn fetch(&self, lexical: &[(i64, f32)], vector: &[(i64, f32)]) -> Result<Records> {
+    pub(crate) fn fetch(&self, lexical: &[(i64, f32)], vector: &[(i64, f32)]) -> Result<Records> {
         let mut ids: Vec<i64> = lexical.iter().chain(vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -211,7 +211,7 @@ impl Retriever<'_> {
 
     /// Part of stage `rank`: the fused passages reordered by their pages' features, with a
     /// passage that ends mid-sentence kept before the strong passage that finishes it.
-    pub(super) fn rerank(&self, query: &str, fused: Ranked, records: &Records) -> Result<(Ranked, Vec<PageCandidate>)> {
+    pub(crate) fn rerank(&self, query: &str, fused: Ranked, records: &Records) -> Result<(Ranked, Vec<PageCandidate>)> {
         let page_of: HashMap<i64, rerank::Place> = records.iter().map(|(id, r)| (*id, rerank::place_of(r))).collect();
         let question = QuestionTerms::new(query, self.lexical)?;
         let passage_texts: HashMap<i64, String> = records.iter().map(|(id, r)| (*id, r.text.clone())).collect();
@@ -234,7 +234,7 @@ impl Retriever<'_> {
     }
 
     /// Part of stage `rank`: the first `k` passages, each byte-identical copy once.
-    pub(super) fn choose_hits(&self, fused: Ranked, records: &Records, scope: Option<&[i64]>, k: usize) -> Result<Vec<Hit>> {
+    pub(crate) fn choose_hits(&self, fused: Ranked, records: &Records, scope: Option<&[i64]>, k: usize) -> Result<Vec<Hit>> {
         let mut hits = Vec::with_capacity(k);
         let mut copies = Copies::default();
         let mut seen = HashSet::new();
@@ -268,7 +268,7 @@ impl Retriever<'_> {
 
 /// Part of stage `rank`: the keyword and vector lists fused, each passage raised by its
 /// document's rank among the document profiles (hybrid search) and by routing's fit.
-fn fuse_with_documents(lexical: &[(i64, f32)], vector: &[(i64, f32)], documents: &[(i64, f32)], records: &Records, plan: &Plan, mode: SearchMode) -> Ranked {
+pub(crate) fn fuse_with_documents(lexical: &[(i64, f32)], vector: &[(i64, f32)], documents: &[(i64, f32)], records: &Records, plan: &Plan, mode: SearchMode) -> Ranked {
     let fusion = plan.fusion;
     let profile_weight = if mode == SearchMode::Hybrid { fusion.document_weight } else { 0.0 };
     let doc_rank: HashMap<i64, usize> = documents.iter().enumerate().map(|(rank, (doc, _))| (*doc, rank)).collect();
@@ -288,7 +288,7 @@ fn fuse_with_documents(lexical: &[(i64, f32)], vector: &[(i64, f32)], documents:
 
 /// Part of stage `rank`: the documents in routing's order, among those the search could
 /// have been about (the scope, or the profiles', routing's and the hits' documents).
-fn document_order(fused: &[(i64, f32)], records: &Records, documents: &[(i64, f32)], plan: &Plan) -> Vec<i64> {
+pub(crate) fn document_order(fused: &[(i64, f32)], records: &Records, documents: &[(i64, f32)], plan: &Plan) -> Vec<i64> {
     let mut considered: Vec<i64> = match &plan.scope {
         Some(scope) => scope.clone(),
         None => {
@@ -304,82 +304,4 @@ fn document_order(fused: &[(i64, f32)], records: &Records, documents: &[(i64, f3
     considered.sort_unstable();
     considered.dedup();
     plan.routing.ranked(&considered, documents)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::test_library::test_library;
-
-    fn doc_of(records: &Records, id: i64) -> std::path::PathBuf {
-        records[&id].doc_path.clone()
-    }
-
-    #[test]
-    fn each_stage_hands_the_next_what_it_needs_on_a_real_library() {
-        let lib = test_library();
-        lib.with_retriever(|r| {
-            let docs = r.store.all_documents()?;
-            let budget = docs.iter().find(|d| d.path.ends_with("budget.md")).unwrap().doc_id;
-            let query = "who replaced the Kettlewick heat pump";
-            let params = SearchParams::default();
-
-            // route: no scope and no organisation named → everything; an English question
-            // is read by MiniLM.
-            let plan = r.plan(query, &params)?;
-            assert_eq!((plan.scope.clone(), plan.language_gap), (None, None));
-            assert_eq!(plan.candidates, params.candidates);
-            let scoped = r.plan(query, &SearchParams { documents: Some(vec![budget, budget]), ..params.clone() })?;
-            assert_eq!(scoped.scope, Some(vec![budget]), "the caller's documents, once each");
-            let chinese = r.plan("热泵是谁换的", &params)?;
-            assert_eq!(chinese.language_gap, Some(Lang::Zh));
-            assert!(chinese.fusion.vector_weight < plan.fusion.vector_weight, "vectors count less where the model cannot read");
-
-            // lexical and embed: the keyword list finds the pump's passage; the query has its vector.
-            let mut stages = StageTimes::default();
-            let first = r.first_lists(query, &params, &plan, &mut stages)?;
-            assert!(!first.lexical.is_empty());
-            let query_vector = first.query_vector.clone().expect("hybrid search embeds the question");
-            assert_eq!(query_vector.len(), r.embedder.dimensions());
-            assert!(first.vectors_unavailable.is_none());
-            let keyword_only = r.first_lists(query, &SearchParams { mode: SearchMode::Lexical, ..params.clone() }, &plan, &mut stages)?;
-            assert!(keyword_only.query_vector.is_none(), "a keyword search does not embed");
-
-            // vector: within the plan's scope only.
-            let everywhere = r.vector_list(Some(&query_vector), &plan)?;
-            let in_budget = r.vector_list(Some(&query_vector), &scoped)?;
-            assert!(everywhere.len() > in_budget.len() && !in_budget.is_empty());
-            let budget_records = r.fetch(&[], &in_budget)?;
-            assert!(in_budget.iter().all(|(id, _)| doc_of(&budget_records, *id).ends_with("budget.md")));
-            assert!(r.vector_list(None, &plan)?.is_empty());
-
-            // expand keeps what the keyword list found; fetch reads every candidate once.
-            let lexical = r.expand(query, &params, &plan, first.lexical.clone(), &everywhere)?;
-            assert!(first.lexical.iter().all(|(id, _)| lexical.iter().any(|(l, _)| l == id)), "{lexical:?}");
-            let records = r.fetch(&lexical, &everywhere)?;
-            let mut ids: Vec<i64> = lexical.iter().chain(&everywhere).map(|(id, _)| *id).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            assert_eq!(records.len(), ids.len());
-
-            // rank: the pump's passage leads, and k caps the hits.
-            let fused = fuse_with_documents(&lexical, &everywhere, &first.documents, &records, &plan, params.mode);
-            let (fused, pages) = r.rerank(query, fused, &records)?;
-            assert!(!pages.is_empty());
-            assert!(doc_of(&records, fused[0].0).ends_with("pumps.md"));
-            let order = document_order(&fused, &records, &first.documents, &plan);
-            assert_eq!(order.len(), 2, "{order:?}");
-            let hits = r.choose_hits(fused.clone(), &records, None, 1)?;
-            assert_eq!(hits.len(), 1);
-            assert!(hits[0].text.contains("Ostara Supplies"), "{}", hits[0].text);
-            assert_eq!(r.choose_hits(fused, &records, None, 10)?.len(), records.len());
-
-            // The whole line gives the same first hit and times each stage.
-            let results = r.search(query, &params)?;
-            assert_eq!(results.hits[0].chunk_id, hits[0].chunk_id);
-            assert!(results.stages.total_ms >= results.stages.rank_ms);
-            assert!(results.semantic_complete);
-            Ok(())
-        });
-    }
 }

@@ -7,6 +7,7 @@
 pub mod amounts;
 pub mod compare;
 pub mod names;
+mod numerals;
 pub mod periods;
 pub mod polarity;
 pub mod table;

@@ -279,7 +279,7 @@ fn versions(text: &str) -> Vec<(String, Range<usize>)> {
     re.captures_iter(text)
         .filter_map(|c| {
             let chinese = c.get(4).filter(|g| !g.as_str().starts_with(|ch: char| ch.is_ascii_digit()));
-            let converted = chinese.and_then(|g| super::amounts::cjk_number(g.as_str())).map(|n| format!("{n}"));
+            let converted = chinese.and_then(|g| super::numerals::cjk_number(g.as_str())).map(|n| format!("{n}"));
             let v = match &converted {
                 Some(n) => n.as_str(),
                 None => c.get(1).or(c.get(2)).or(c.get(3)).or(c.get(4)).or(c.get(5))?.as_str(),

@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::chat::{choose_model, failed};
-use super::http::{Endpoint, EndpointSettings};
+use super::{l2_normalise, Embedder, TextRole};
 use crate::chunk::TokenCounter;
-use crate::embed::{l2_normalise, Embedder, TextRole};
 use crate::error::{Error, Result};
 use crate::netlog::Purpose;
+use crate::openai::{choose_model, failed, Endpoint, EndpointSettings};
 
 /// Texts per request: small enough for any server's batch limit.
 const BATCH: usize = 32;

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::filter::{facet_counts, FacetCounts, SearchFilter};
-use super::{SearchMode, SearchParams};
+use crate::retrieve::filter::{facet_counts, FacetCounts, SearchFilter};
+use crate::retrieve::{SearchMode, SearchParams};
 use crate::engine::Queries;
 use crate::error::Result;
 use crate::index::DocumentInfo;

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-use super::CONVERSATIONS_FILE;
+use crate::data_dir::CONVERSATIONS_FILE;
 
 const SCHEMA: &str = r#"
 CREATE TABLE IF NOT EXISTS conversations (
@@ -43,7 +43,7 @@ pub struct ConversationSummary {
 pub struct Turn {
     pub question: String,
     pub standalone_query: String,
-    #[cfg_attr(feature = "ts", ts(as = "crate::answer::Answer"))]
+    #[cfg_attr(feature = "ts", ts(as = "super::Answer"))]
     pub answer: serde_json::Value,
     pub created_at: i64,
 }
@@ -59,7 +59,7 @@ fn now() -> i64 {
 
 impl Conversations {
     pub fn open(data_dir: &Path) -> Result<Conversations> {
-        super::data_dir::claim(data_dir)?;
+        crate::data_dir::claim(data_dir)?;
         let path = data_dir.join(CONVERSATIONS_FILE);
         let conn = Connection::open(&path).map_err(|source| Error::Conversations { path: path.clone(), source })?;
         let store = Conversations { conn, path };
@@ -68,7 +68,7 @@ impl Conversations {
             .execute_batch(&format!("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; {SCHEMA}"))
             .map_err(|e| store.e(e))?;
         // The database and its journal were just created with the default umask.
-        super::data_dir::make_private(data_dir)?;
+        crate::data_dir::make_private(data_dir)?;
         Ok(store)
     }
 

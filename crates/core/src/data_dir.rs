@@ -6,9 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CONVERSATIONS_FILE, SQLITE_FILE};
 use crate::model_catalog::SPEED_FILE;
 use crate::error::{Error, Result};
+
+/// The metadata store, the record of truth of the index.
+pub(crate) const SQLITE_FILE: &str = "pagewise.sqlite";
+/// Conversations and feedback, beside the index (not part of it: a rebuild keeps them).
+pub const CONVERSATIONS_FILE: &str = "conversations.sqlite";
 
 pub const MARKER_FILE: &str = ".pagewise-data";
 const MARKER_TEXT: &str = "This folder holds a Pagewise index. Pagewise may delete and rebuild files here.\n";
