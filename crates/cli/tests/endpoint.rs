@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use llama_server::Server;
 use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Generator, Prompt};
-use pagewise_core::answer::endpoint::EndpointGenerator;
+use pagewise_core::answer::endpoint_generator::EndpointGenerator;
 use pagewise_core::openai::EndpointSettings;
 
 fn indexed_fixture() -> (tempfile::TempDir, tempfile::TempDir) {

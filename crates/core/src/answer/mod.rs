@@ -11,7 +11,7 @@ pub mod budget;
 pub mod cite;
 pub mod conversations;
 mod draft;
-pub mod endpoint;
+pub mod endpoint_generator;
 pub mod evidence;
 pub mod export;
 pub mod extractive;

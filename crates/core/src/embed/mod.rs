@@ -10,7 +10,7 @@ mod config;
 mod counter;
 mod coverage;
 mod encoder;
-mod endpoint;
+mod endpoint_embedder;
 #[cfg(feature = "blas")]
 mod kernels;
 mod sentence;
@@ -26,7 +26,7 @@ pub fn prepare_blas() {
 pub use counter::TokenizerCounter;
 pub use coverage::ScriptCoverage;
 pub use config::Architecture;
-pub use endpoint::{AwaitedEndpointEmbedder, EndpointEmbedder};
+pub use endpoint_embedder::{AwaitedEndpointEmbedder, EndpointEmbedder};
 pub use encoder::Backend;
 pub use sentence::SentenceEmbedder;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::store::{NewChunk, NewVersion};
-use super::writer::{chunk_id, Batch};
+use super::commit::{chunk_id, Batch};
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::error::{Error, Result};
 use crate::progress::ProgressSink;

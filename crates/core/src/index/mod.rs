@@ -8,11 +8,11 @@ pub mod lexical;
 mod meta;
 mod pass;
 pub mod mixed_tokenizer;
-pub mod snapshot;
+pub mod stored_library;
 pub mod store;
 mod store_facets;
 pub mod vector;
-mod writer;
+mod commit;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{OpenMode, VectorIndex, VectorSettings};
 pub use meta::MetaKey;
-pub use writer::IndexRun;
+pub use commit::IndexRun;
 
 pub use crate::data_dir::CONVERSATIONS_FILE;
 pub(crate) use crate::data_dir::SQLITE_FILE;

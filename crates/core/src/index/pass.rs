@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::embed_lane::EmbedLane;
 use super::store::{StoredFailure, StoredFile};
-use super::writer::{hash_file, unembedded, Batch, IndexRun, Ingest, EMBED_BATCH, VECTOR_SAVE_EVERY};
+use super::commit::{hash_file, unembedded, Batch, IndexRun, Ingest, EMBED_BATCH, VECTOR_SAVE_EVERY};
 use super::{MetaKey, Stores};
 use crate::error::Result;
 use crate::ingest::{scan, FileEntry, Scan};

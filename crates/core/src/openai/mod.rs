@@ -1,7 +1,7 @@
 //! OpenAI-compatible servers, the wire side: requests with the user's key bound to its origin,
 //! server-sent events, and the models a server serves. The generator that talks to an answer
-//! server is `answer::endpoint`, the embedder that talks to an embedding server
-//! `embed::endpoint`; both are used only when the user names an endpoint. Evidence, citations
+//! server is `answer::endpoint_generator`, the embedder that talks to an embedding
+//! server `embed::endpoint_embedder`; both are used only when the user names an endpoint. Evidence, citations
 //! and abstaining stay local.
 
 mod http;

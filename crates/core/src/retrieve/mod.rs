@@ -12,7 +12,7 @@ pub mod rerank;
 mod routing;
 pub(crate) mod search;
 mod snapshot;
-mod stages;
+mod stage_times;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use rerank::PageCandidate;
 pub use routing::Routing;
 pub use snapshot::LibrarySnapshot;
-pub use stages::StageTimes;
+pub use stage_times::StageTimes;
 pub(crate) use snapshot::LibraryFacts;
 pub use routing::NameRoute;
 

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::copies::Copies;
 use super::rerank::{self, PageCandidate, QuestionTerms, RerankWeights};
-use super::stages::ms_since;
+use super::stage_times::ms_since;
 use super::{
     expand, fuse, merge_fallback, Fusion, Hit, Ranking, Retriever, Routing, SearchMode, SearchParams, SearchResults,
     StageTimes, DOCUMENT_CANDIDATES, FALLBACK_ROUTED_DOCUMENTS, RANKING_KEPT, UNCOVERED_VECTOR_SHARE,
