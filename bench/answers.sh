@@ -68,7 +68,7 @@ for lib in "${libraries[@]}"; do
   out="$BENCH_OUT/answers-$lib-$tag"
   args=(eval-answers "$questions" --out "$out.jsonl" "${model_args[@]}")
   [ -z "$oos" ] || args+=(--out-of-scope "$oos")
-  "$PAGEWISE_BIN" --data-dir "$data" "${args[@]}" > "$out.summary.json" 2> "$out.log"
+  "$PAGEWISE_DEV_BIN" --data-dir "$data" "${args[@]}" > "$out.summary.json" 2> "$out.log"
   python3 - "$lib" "$tag" "$out.summary.json" <<'PY'
 import json, sys
 lib, tag, path = sys.argv[1:4]

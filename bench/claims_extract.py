@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Collects the sentences chat models wrote, with the evidence they were given, from
-`pagewise eval-answers --never-abstain --out F.jsonl` dumps, as material for the labelled
+`pagewise-dev eval-answers --never-abstain --out F.jsonl` dumps, as material for the labelled
 claim set (bench/data/claims.jsonl). Each claim still needs a person's label: supported or
 unsupported by its evidence, read from the source.
 

@@ -3,6 +3,7 @@
 #
 # Environment (all optional):
 #   PAGEWISE_BIN         the binary to measure (default target/release/pagewise, else target/debug/pagewise)
+#   PAGEWISE_DEV_BIN     its evaluations and benchmarks (default pagewise-dev beside PAGEWISE_BIN)
 #   DATA                 the shared data folder (default ../shared/data relative to the repo root)
 #   PAGEWISE_MODELS_DIR  models folder (default models/ in the repo)
 #   BENCH_OUT            where results go (default bench/out)
@@ -26,6 +27,11 @@ if [ -z "${PAGEWISE_BIN:-}" ]; then
 fi
 if [ ! -x "$PAGEWISE_BIN" ]; then
   echo "bench: no pagewise binary at $PAGEWISE_BIN (build it with 'cargo build --release -p pagewise-cli' or set PAGEWISE_BIN)" >&2
+  exit 1
+fi
+PAGEWISE_DEV_BIN="${PAGEWISE_DEV_BIN:-$(dirname "$PAGEWISE_BIN")/pagewise-dev}"
+if [ ! -x "$PAGEWISE_DEV_BIN" ]; then
+  echo "bench: no pagewise-dev binary at $PAGEWISE_DEV_BIN (it is built with pagewise: 'cargo build --release -p pagewise-cli', or set PAGEWISE_DEV_BIN)" >&2
   exit 1
 fi
 case "$PAGEWISE_BIN" in

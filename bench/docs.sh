@@ -49,7 +49,7 @@ done
 
 report() { # title questions data-dir [extra eval flags]
   local title="$1" q="$2" data="$3"; shift 3
-  "$PAGEWISE_BIN" eval "$q" --data-dir "$data" --k 10 --json "$@" 2>/dev/null | python3 -c '
+  "$PAGEWISE_DEV_BIN" eval "$q" --data-dir "$data" --k 10 --json "$@" 2>/dev/null | python3 -c '
 import json, sys
 title = sys.argv[1]
 for m in json.load(sys.stdin)["modes"]:
@@ -94,6 +94,6 @@ if [ "${ANSWERS:-0}" = 1 ]; then
       debref) q="$questions/debref-zh-questions.jsonl"; oos="$questions/debref-zh-out-of-scope.jsonl" ;;
     esac
     echo "== $lib answers"
-    "$PAGEWISE_BIN" eval-answers "$q" --out-of-scope "$oos" --data-dir "$out/$lib/data" --out "$out/$lib/answers.jsonl" 2>/dev/null
+    "$PAGEWISE_DEV_BIN" eval-answers "$q" --out-of-scope "$oos" --data-dir "$out/$lib/data" --out "$out/$lib/answers.jsonl" 2>/dev/null
   done
 fi

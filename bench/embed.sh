@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Embedding throughput: `pagewise bench-embed` (candle, all-MiniLM-L6-v2) against a Python
+# Embedding throughput: `pagewise-dev bench-embed` (candle, all-MiniLM-L6-v2) against a Python
 # peer (sentence-transformers on PyTorch CPU, bench/embed_peer.py) with the same weights,
 # the same texts, the same truncation (256 tokens), the same batching and the same number
 # of threads. Runs each RUNS times, interleaved, and prints median tokens/s and the ratio
@@ -48,12 +48,12 @@ if [ -z "$texts" ]; then
 fi
 
 echo "embed: $(wc -l < "$texts") texts from $texts, $BENCH_THREADS threads, $RUNS runs each (interleaved)"
-echo "embed: ours = $PAGEWISE_BIN bench-embed   peer = bench/embed_peer.py ($BENCH_VENV)"
+echo "embed: ours = $PAGEWISE_DEV_BIN bench-embed   peer = bench/embed_peer.py ($BENCH_VENV)"
 echo "embed: machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 rm -f "$BENCH_OUT"/embed.ours.*.json "$BENCH_OUT"/embed.peer.*.json
 for i in $(seq 1 "$RUNS"); do
   RAYON_NUM_THREADS="$BENCH_THREADS" OMP_NUM_THREADS="$BENCH_THREADS" \
-    "$PAGEWISE_BIN" bench-embed --embed-model "$EMBED_MODEL" "$texts" > "$BENCH_OUT/embed.ours.$i.json"
+    "$PAGEWISE_DEV_BIN" bench-embed --embed-model "$EMBED_MODEL" "$texts" > "$BENCH_OUT/embed.ours.$i.json"
   echo "  run $i ours: $(cat "$BENCH_OUT/embed.ours.$i.json")"
   "$PY" "$here/embed_peer.py" --model "$EMBED_MODEL" --threads "$BENCH_THREADS" "$texts" \
     > "$BENCH_OUT/embed.peer.$i.json" 2> "$BENCH_OUT/embed.peer.$i.stderr"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Python peer for `pagewise bench-embed`: the same all-MiniLM-L6-v2 weights through
+"""Python peer for `pagewise-dev bench-embed`: the same all-MiniLM-L6-v2 weights through
 sentence-transformers on PyTorch (CPU), on the same texts, measured the same way.
 
-Input: JSON lines with a "text" field. Output: one JSON line like `pagewise bench-embed`:
+Input: JSON lines with a "text" field. Output: one JSON line like `pagewise-dev bench-embed`:
 {"texts", "tokens", "seconds", "tokens_per_s", "dimensions", "first_vector_head", ...}.
 
 Measured like ours: the model load is excluded; the timed part is tokenising, sorting by

@@ -32,7 +32,7 @@ done
 
 run() { # TAG ARGS...
   local tag="$1"; shift
-  "$PAGEWISE_BIN" --data-dir "$data" eval-answers "$questions" --limit "$limit" --out "$BENCH_OUT/endpoint-$tag.jsonl" "$@" \
+  "$PAGEWISE_DEV_BIN" --data-dir "$data" eval-answers "$questions" --limit "$limit" --out "$BENCH_OUT/endpoint-$tag.jsonl" "$@" \
     > "$BENCH_OUT/endpoint-$tag.summary.json" 2> "$BENCH_OUT/endpoint-$tag.log"
 }
 run in-process --model "$model"

@@ -2,7 +2,7 @@
 """Fits the page reranker's weights (crates/core/src/retrieve/rerank.rs) and checks them.
 
 Input: candidate dumps, one per library, written by
-    pagewise eval QUESTIONS --data-dir DIR --dump-candidates LIB.jsonl
+    pagewise-dev eval QUESTIONS --data-dir DIR --dump-candidates LIB.jsonl
 Each line holds a question's candidate pages in fused order with their features
 (position, coverage, quantity_fit, phrase_overlap) and whether the page is a gold page.
 
@@ -13,7 +13,7 @@ Printed:
   * 5-fold over the pooled questions, averaged over four shuffles;
   * the weights fitted on everything (what rerank.rs uses), on the raw feature scale.
 Recall@1/5/10 and MRR@10 count every question (one whose gold page is not among the
-candidates is a miss either way), as `pagewise eval` does.
+candidates is a miss either way), as `pagewise-dev eval` does.
 
 Usage: fit_reranker.py [--l2 0.1] NAME=DUMP.jsonl [NAME=DUMP.jsonl ...]
 Pure Python: runs wherever the benchmarks do.

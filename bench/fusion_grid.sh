@@ -11,7 +11,7 @@ for k in ${RRF_KS:-20 60}; do
   for lw in ${LEX_WEIGHTS:-0.5 1 1.5}; do
     for vw in ${VEC_WEIGHTS:-0.5 1 1.5}; do
       for dw in ${DOC_WEIGHTS:-0 0.5 1 2}; do
-        "$PAGEWISE_BIN" eval "$questions" --data-dir "$data" --json \
+        "$PAGEWISE_DEV_BIN" eval "$questions" --data-dir "$data" --json \
           --rrf-k "$k" --lexical-weight "$lw" --vector-weight "$vw" --document-weight "$dw" 2>/dev/null |
           python3 -c "
 import json, sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generation speed: `pagewise bench-generate` (llama-cpp-2) against llama-cpp-python
+# Generation speed: `pagewise-dev bench-generate` (llama-cpp-2) against llama-cpp-python
 # (bench/generate_peer.py) on the same GGUF, the same ~1,500-token prompt, the same thread
 # count and a fixed number of greedy tokens. Runs the two sides interleaved, RUNS times each,
 # and prints median prompt-processing and generation tokens/s with the ratio ours/peer.
@@ -31,7 +31,7 @@ peer="$BENCH_OUT/generate-peer.jsonl"
 : > "$ours"
 : > "$peer"
 for _ in $(seq "$RUNS"); do
-  "$PAGEWISE_BIN" bench-generate --model "$GEN_MODEL" --prompt-file "$GEN_PROMPT" \
+  "$PAGEWISE_DEV_BIN" bench-generate --model "$GEN_MODEL" --prompt-file "$GEN_PROMPT" \
     --threads "$BENCH_THREADS" --n-predict "$N_PREDICT" --runs 1 | grep -v median >> "$ours"
   "$PY" "$here/generate_peer.py" --model "$GEN_MODEL" --prompt-file "$GEN_PROMPT" \
     --threads "$BENCH_THREADS" --n-predict "$N_PREDICT" --runs 1 | grep -v median >> "$peer"

@@ -84,7 +84,7 @@ out += f"xref\n0 {len(objs) + 1}\n0000000000 65535 f \n".encode() + b"".join(f"{
 out += f"trailer\n<< /Size {len(objs) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
 open(sys.argv[1], "wb").write(out)
 PY
-/usr/bin/time -f "%e %M" -o "$work/render.time" "$PAGEWISE_BIN" render "$work/tall.pdf" --width 4096 --data-dir "$work/data" > "$work/render.out" 2>&1 || true
+/usr/bin/time -f "%e %M" -o "$work/render.time" "$PAGEWISE_DEV_BIN" render "$work/tall.pdf" --width 4096 --data-dir "$work/data" > "$work/render.out" 2>&1 || true
 read -r rsecs rrss < "$work/render.time"
 echo "render asked for 4096 × 80,000 px: $(head -1 "$work/render.out"); ${rsecs} s, peak RSS $((rrss / 1024)) MB"
 python3 - "$work/out.json" "$status" "$verify" "$code" "$files" "$secs" "$rss_kb" <<'PY'

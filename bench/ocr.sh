@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # OCR of scanned pages: accuracy and speed. Each PDF that has a text layer is turned into an
-# image-only copy (every page a picture at 150 and at 300 dpi, `pagewise image-only-copy`),
+# image-only copy (every page a picture at 150 and at 300 dpi, `pagewise-dev image-only-copy`),
 # read back by `pagewise parse` (PDFium renders, Tesseract reads, in the worker process), and
 # compared with the original's text layer: character error rate (edit distance over the
 # original's characters, whitespace ignored). Speed is pages/s, side by side with the peer:
@@ -28,7 +28,7 @@ for dpi in 150 300; do
   copies=()
   for pdf in "${pdfs[@]}"; do
     copy="$work/$dpi-$(basename "$pdf")"
-    "$PAGEWISE_BIN" --data-dir "$work/data" image-only-copy "$pdf" "$copy" --dpi "$dpi" >/dev/null
+    "$PAGEWISE_DEV_BIN" --data-dir "$work/data" image-only-copy "$pdf" "$copy" --dpi "$dpi" >/dev/null
     copies+=("$copy")
   done
   "$PAGEWISE_BIN" parse --json --jobs 1 "${copies[@]}" >"$work/ocr-$dpi.jsonl" 2>"$work/ocr-$dpi.log"

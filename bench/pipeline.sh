@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Indexing against its bound: `pagewise index` of the dev filings from scratch (parse, OCR,
 # chunk, embed, commit; wall time and peak RSS) beside the embedding-only bound — the same
-# passages, in the exact form the indexer embeds them, through `pagewise bench-embed` — and
+# passages, in the exact form the indexer embeds them, through `pagewise-dev bench-embed` — and
 # the peer's bound, sentence-transformers embedding those passages with the same threads.
 # Prints wall / bound (target <= 1.2) and our bound / the peer's.
 #
@@ -24,7 +24,7 @@ RAYON_NUM_THREADS="$BENCH_THREADS" /usr/bin/time -f "%e %M" -o "$work/time" \
   "$PAGEWISE_BIN" index --json --data-dir "$work/data" "$pdfs" > "$work/index.json" 2> "$work/index.log"
 read -r wall rss_kb < "$work/time"
 "$PY" "$here/export_chunks.py" --db "$work/data/pagewise.sqlite" -n 10000000 -o "$work/texts.jsonl" 2>/dev/null
-RAYON_NUM_THREADS="$BENCH_THREADS" "$PAGEWISE_BIN" bench-embed --embed-model "$EMBED_MODEL" "$work/texts.jsonl" > "$work/bound.json"
+RAYON_NUM_THREADS="$BENCH_THREADS" "$PAGEWISE_DEV_BIN" bench-embed --embed-model "$EMBED_MODEL" "$work/texts.jsonl" > "$work/bound.json"
 "$PY" "$here/embed_peer.py" --model "$EMBED_MODEL" --threads "$BENCH_THREADS" "$work/texts.jsonl" > "$work/peer.json" 2>/dev/null
 
 "$PY" - "$work" "$wall" "$rss_kb" <<'EOF'

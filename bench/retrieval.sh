@@ -2,7 +2,7 @@
 # Page-level retrieval, stage by stage (routing by document facets, page reranking), on
 # four libraries of different kinds: the FinanceBench dev filings, the sample folder, the
 # Chinese dev articles and a generated library of reports, minutes, a lease, a
-# handbook and papers (bench/make_library.py). Prints `pagewise eval --stages` for each:
+# handbook and papers (bench/make_library.py). Prints `pagewise-dev eval --stages` for each:
 # recall@1/5/10, MRR@10, routing accuracy (is an evidence document ranked first by routing,
 # and is the first hit in one) and latency.
 #
@@ -26,7 +26,7 @@ index "$out/mixed/library" "$out/mixed/data"
 
 run() { # title questions data-dir
   echo "== $1"
-  "$PAGEWISE_BIN" eval "$2" --data-dir "$3" --stages 2>/dev/null
+  "$PAGEWISE_DEV_BIN" eval "$2" --data-dir "$3" --stages 2>/dev/null
   echo
 }
 run "FinanceBench dev filings (18 PDFs, 2,172 pages)" "$DATA/financebench-dev/questions.jsonl" "$fb_data"
@@ -37,7 +37,7 @@ run "generated library of other kinds (10 files, 24 questions)" "$out/mixed/ques
 # The page reranker's weights, refitted from each library's candidate pages and checked by
 # leave-one-library-out and pooled 5-fold cross-validation (bench/fit_reranker.py).
 dump() { # name questions data-dir
-  "$PAGEWISE_BIN" eval "$2" --data-dir "$3" --dump-candidates "$out/$1.candidates.jsonl" 2>/dev/null
+  "$PAGEWISE_DEV_BIN" eval "$2" --data-dir "$3" --dump-candidates "$out/$1.candidates.jsonl" 2>/dev/null
 }
 dump fb "$DATA/financebench-dev/questions.jsonl" "$fb_data"
 dump sample "$bench_root/bench/data/sample-questions.jsonl" "$out/sample"

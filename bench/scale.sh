@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A library of SCALE_CHUNKS passages (default 1,000,000): real passage text re-used, random
 # but fixed vectors clustered like real embeddings, built straight into Pagewise's stores by
-# `pagewise bench-scale build`. Then, ours beside a peer (bench/scale_peer.py: SQLite FTS5 +
+# `pagewise-dev bench-scale build`. Then, ours beside a peer (bench/scale_peer.py: SQLite FTS5 +
 # an exact NumPy cosine scan + RRF, the query embedded by sentence-transformers with the same
 # MiniLM) on the same passages and vectors: index open time, hybrid latency (P50/P95 over the
 # dev questions), memory, disk, and adding 1,000 passages. Prints ratios ours/peer (lower is
@@ -40,7 +40,7 @@ ours="$SCALE_DIR/pagewise"
 peer="$SCALE_DIR/peer"
 mkdir -p "$ours" "$peer"
 echo "scale: $SCALE_CHUNKS passages in $SCALE_DIR; $(nproc) CPUs, $BENCH_THREADS threads"
-/usr/bin/time -v "$PAGEWISE_BIN" --data-dir "$ours" bench-scale build --chunks "$SCALE_CHUNKS" --texts "$texts" \
+/usr/bin/time -v "$PAGEWISE_DEV_BIN" --data-dir "$ours" bench-scale build --chunks "$SCALE_CHUNKS" --texts "$texts" \
   > "$BENCH_OUT/scale.build.json" 2> "$BENCH_OUT/scale.build.log" || { tail -5 "$BENCH_OUT/scale.build.log" >&2; exit 1; }
 echo "  ours build: $(cat "$BENCH_OUT/scale.build.json") peak RSS $(awk '/Maximum resident/ {print int($6/1024)}' "$BENCH_OUT/scale.build.log") MB"
 if [ ! -f "$peer/vectors.npy" ] || [ "$ours/pagewise.sqlite" -nt "$peer/vectors.npy" ]; then
@@ -50,7 +50,7 @@ fi
 
 # Query from a cold page cache where we may drop it, else as the machine has it.
 sync; (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null || true
-"$PAGEWISE_BIN" --data-dir "$ours" bench-scale query "$questions" --runs "$RUNS" > "$BENCH_OUT/scale.ours.json"
+"$PAGEWISE_DEV_BIN" --data-dir "$ours" bench-scale query "$questions" --runs "$RUNS" > "$BENCH_OUT/scale.ours.json"
 echo "  ours query: $(cat "$BENCH_OUT/scale.ours.json")"
 sync; (echo 3 > /proc/sys/vm/drop_caches) 2>/dev/null || true
 "$PY" "$here/scale_peer.py" query "$peer" "$questions" > "$BENCH_OUT/scale.peer.json" 2> "$BENCH_OUT/scale.peer.log"
@@ -61,7 +61,7 @@ work="$(mktemp -d "$SCALE_DIR/add.XXXX")"
 trap 'rm -rf "$work"' EXIT
 cp -r "$ours" "$work/pagewise"
 cp -r "$peer" "$work/peer"
-"$PAGEWISE_BIN" --data-dir "$work/pagewise" bench-scale add --chunks 1000 --texts "$texts" > "$BENCH_OUT/scale.ours-add.json"
+"$PAGEWISE_DEV_BIN" --data-dir "$work/pagewise" bench-scale add --chunks 1000 --texts "$texts" > "$BENCH_OUT/scale.ours-add.json"
 "$PY" "$here/scale_peer.py" add "$work/peer" 1000 > "$BENCH_OUT/scale.peer-add.json"
 echo "  ours add: $(cat "$BENCH_OUT/scale.ours-add.json")"
 echo "  peer add: $(cat "$BENCH_OUT/scale.peer-add.json")"

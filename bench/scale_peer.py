@@ -8,7 +8,7 @@ reciprocal rank fusion, the query embedded by sentence-transformers with the sam
   query  OUT Q    opens them, asks each question of Q (JSON lines, "question") RUNS times
   add    OUT N    adds N passages (texts and vectors re-used) and saves, timed
 
-Each prints one JSON line with the same field names as `pagewise bench-scale`.
+Each prints one JSON line with the same field names as `pagewise-dev bench-scale`.
 """
 
 import json

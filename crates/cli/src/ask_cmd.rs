@@ -12,7 +12,7 @@ use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator, Llam
 use pagewise_core::{models, Reader};
 
 use crate::endpoint_args::EndpointArgs;
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct AskArgs {
@@ -68,7 +68,7 @@ pub struct AskArgs {
 /// The endpoint's model when one is named, else the local GGUF; `Ok(None)` only when a
 /// local model cannot be loaded (the caller says why and answers extractively).
 pub fn choose_generator(
-    ctx: &Context_,
+    ctx: &CommandContext,
     endpoint: &EndpointArgs,
     model: Option<&std::path::Path>,
     threads: Option<usize>,
@@ -80,7 +80,7 @@ pub fn choose_generator(
     Ok(load_generator(ctx, model, threads, gpu_layers).map(|g| Box::new(g) as Box<dyn Generator>))
 }
 
-pub fn load_generator(ctx: &Context_, model: Option<&std::path::Path>, threads: Option<usize>, gpu_layers: Option<u32>) -> Result<LlamaGenerator> {
+pub fn load_generator(ctx: &CommandContext, model: Option<&std::path::Path>, threads: Option<usize>, gpu_layers: Option<u32>) -> Result<LlamaGenerator> {
     let path = models::locate_chat_model(Some(&ctx.data_dir), model)?;
     let mut settings = LlamaSettings::new(path);
     if let Some(t) = threads {
@@ -105,7 +105,7 @@ pub fn options_from(args: &AskArgs) -> AskOptions {
     }
 }
 
-pub fn run(ctx: &Context_, args: AskArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: AskArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");

@@ -1,4 +1,4 @@
-//! `pagewise bench-search`: how fast the search view answers as someone types. Each query of
+//! `pagewise-dev bench-search`: how fast the search view answers as someone types. Each query of
 //! a file is typed out (every prefix from three characters on, two characters at a time, and
 //! the whole query), each prefix searched as the app's search view does, and the latencies
 //! summarised. The index is opened once, as the app holds it.
@@ -13,7 +13,7 @@ use pagewise_core::retrieve::filter::SearchFilter;
 use pagewise_core::library::search::{search_library, SearchOrder};
 use pagewise_core::Reader;
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct BenchSearchArgs {
@@ -38,7 +38,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[at.min(sorted.len() - 1)]
 }
 
-pub fn run(ctx: &Context_, args: BenchSearchArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: BenchSearchArgs) -> Result<i32> {
     let reader = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let file = std::fs::File::open(&args.queries).with_context(|| args.queries.display().to_string())?;
     let queries: Vec<String> = std::io::BufReader::new(file)

@@ -1,4 +1,4 @@
-//! `pagewise bench-claims`: the claim check on labelled claim sets, so its recall on
+//! `pagewise-dev bench-claims`: the claim check on labelled claim sets, so its recall on
 //! unsupported claims and its false alarms on supported ones can be measured per kind of error,
 //! per language and per library, on the half of the sources it was calibrated on and on the
 //! half it never was.
@@ -18,7 +18,7 @@ use pagewise_core::answer::support::{source_names, ClaimFacts};
 use pagewise_core::embed::{Embedder, SentenceEmbedder, TextRole};
 use serde_json::json;
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Split {
@@ -139,7 +139,7 @@ fn evidence_of(item: &serde_json::Value) -> (EvidenceSet, Vec<String>) {
     (EvidenceSet { pages }, texts)
 }
 
-pub fn run(ctx: &Context_, args: ClaimsBenchArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: ClaimsBenchArgs) -> Result<i32> {
     let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
     let embedder = SentenceEmbedder::load(&models.embedder_dir)?;
     let judge = match &args.judge {

@@ -11,7 +11,7 @@ use pagewise_core::index::feedback::{as_eval_questions, FeedbackStore, NewFeedba
 use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::{Queries, Reader};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Subcommand)]
 pub enum ConversationsCmd {
@@ -44,7 +44,7 @@ pub enum FeedbackCmd {
     },
     /// List the reports as JSON lines.
     List,
-    /// Write the reports as evaluation questions (JSONL) for `pagewise eval` / `eval-answers`.
+    /// Write the reports as evaluation questions (JSONL) for `pagewise-dev eval` / `eval-answers`.
     Export {
         #[arg(long)]
         out: Option<PathBuf>,
@@ -57,13 +57,13 @@ pub enum ExportFormat {
     Csv,
 }
 
-fn turn_record(ctx: &Context_, conversation: i64, turn: usize) -> Result<(String, AnswerRecord)> {
+fn turn_record(ctx: &CommandContext, conversation: i64, turn: usize) -> Result<(String, AnswerRecord)> {
     let turns = Conversations::open(&ctx.data_dir)?.turns(conversation)?;
     let Some(t) = turns.into_iter().nth(turn) else { bail!("conversation {conversation} has no turn {turn}") };
     Ok((t.question, AnswerRecord::from_json(&t.answer)?))
 }
 
-pub fn conversations(ctx: &Context_, cmd: ConversationsCmd) -> Result<i32> {
+pub fn conversations(ctx: &CommandContext, cmd: ConversationsCmd) -> Result<i32> {
     let store = Conversations::open(&ctx.data_dir)?;
     match cmd {
         ConversationsCmd::List { json } => {
@@ -83,7 +83,7 @@ pub fn conversations(ctx: &Context_, cmd: ConversationsCmd) -> Result<i32> {
 }
 
 /// `pagewise export`: an answer as Markdown with numbered sources, or its provenance as CSV.
-pub fn export(ctx: &Context_, conversation: i64, turn: usize, format: ExportFormat, out: Option<PathBuf>) -> Result<i32> {
+pub fn export(ctx: &CommandContext, conversation: i64, turn: usize, format: ExportFormat, out: Option<PathBuf>) -> Result<i32> {
     let (_, record) = turn_record(ctx, conversation, turn)?;
     let text = match format {
         ExportFormat::Markdown => to_markdown(&record),
@@ -101,7 +101,7 @@ pub fn export(ctx: &Context_, conversation: i64, turn: usize, format: ExportForm
     Ok(0)
 }
 
-pub fn feedback(ctx: &Context_, cmd: FeedbackCmd) -> Result<i32> {
+pub fn feedback(ctx: &CommandContext, cmd: FeedbackCmd) -> Result<i32> {
     let store = FeedbackStore::open(&ctx.data_dir)?;
     match cmd {
         FeedbackCmd::Add { conversation, turn, chunk, claim } => {

@@ -6,9 +6,9 @@ use std::time::Duration;
 use anyhow::Result;
 use pagewise_core::{Queries, Reader};
 
-use crate::Context_;
+use crate::CommandContext;
 
-pub fn run(ctx: &Context_, json: bool) -> Result<i32> {
+pub fn run(ctx: &CommandContext, json: bool) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let documents = engine.documents()?;
     if json {

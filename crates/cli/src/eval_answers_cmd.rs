@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::ask_cmd::choose_generator;
 use crate::endpoint_args::EndpointArgs;
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct EvalAnswersArgs {
@@ -90,7 +90,7 @@ fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() { 0.0 } else { v[v.len() / 2] }
 }
 
-pub fn run(ctx: &Context_, args: EvalAnswersArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: EvalAnswersArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let generator = if args.extractive { None } else { Some(choose_generator(ctx, &args.endpoint, args.model.as_deref(), args.threads, None)??) };
     let options = AskOptions {

@@ -6,7 +6,7 @@ use clap::Args;
 use pagewise_core::eval::{evaluate, load_questions, ModeScores, Question};
 use pagewise_core::{Fusion, Reader, SearchMode, SearchParams};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct EvalArgs {
@@ -52,7 +52,7 @@ pub struct EvalArgs {
     dump_candidates: Option<PathBuf>,
 }
 
-pub fn run(ctx: &Context_, args: EvalArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: EvalArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");

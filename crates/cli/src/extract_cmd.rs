@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use pagewise_core::extract::{extract, to_csv, ExtractRequest};
 use pagewise_core::{Queries, Reader};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(clap::Args, Debug)]
 pub struct ExtractArgs {
@@ -29,7 +29,7 @@ pub struct ExtractArgs {
     pub json: bool,
 }
 
-pub fn run(ctx: &Context_, args: ExtractArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: ExtractArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let documents = if args.paths.is_empty() {
         engine.documents()?.into_iter().map(|d| d.doc_id).collect()

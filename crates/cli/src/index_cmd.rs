@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pagewise_core::progress::{FileOutcome, IndexReport, Progress, ProgressSink};
 use pagewise_core::Writer;
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct IndexArgs {
@@ -155,7 +155,7 @@ impl Reporter {
     }
 }
 
-pub fn run(ctx: &Context_, args: IndexArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: IndexArgs) -> Result<i32> {
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let cancel = cancel.clone();

@@ -12,7 +12,7 @@ use pagewise_core::model_download::{download, DownloadProgress, DownloadRequest}
 use pagewise_core::model_install::{import, models_dir};
 use pagewise_core::models;
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Subcommand)]
 pub enum ModelsCmd {
@@ -38,7 +38,7 @@ pub enum ModelsCmd {
     },
 }
 
-pub fn run(ctx: &Context_, cmd: ModelsCmd) -> Result<i32> {
+pub fn run(ctx: &CommandContext, cmd: ModelsCmd) -> Result<i32> {
     match cmd {
         ModelsCmd::List { json } => list(ctx, json),
         ModelsCmd::Import { file } => {
@@ -85,7 +85,7 @@ pub fn run(ctx: &Context_, cmd: ModelsCmd) -> Result<i32> {
     }
 }
 
-fn list(ctx: &Context_, json: bool) -> Result<i32> {
+fn list(ctx: &CommandContext, json: bool) -> Result<i32> {
     let default = models::locate_chat_model(Some(&ctx.data_dir), None).ok();
     let extra: Vec<_> = default.iter().cloned().collect();
     let installed = installed_chat_models(&ctx.data_dir, &extra);

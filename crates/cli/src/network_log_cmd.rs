@@ -4,12 +4,12 @@
 use anyhow::Result;
 use pagewise_core::netlog;
 
-use crate::Context_;
+use crate::CommandContext;
 
 /// What the list cannot show by itself: that nothing outside it connects.
 const NOTHING_ELSE: &str = "Nothing else connects: no telemetry, no update checks.";
 
-pub fn run(ctx: &Context_, json: bool) -> Result<i32> {
+pub fn run(ctx: &CommandContext, json: bool) -> Result<i32> {
     let rows = netlog::rows(&ctx.data_dir)?;
     if json {
         println!("{}", serde_json::to_string(&rows)?);

@@ -1,4 +1,4 @@
-//! `pagewise bench-scale`: a synthetic library of any size (real passage text re-used, random
+//! `pagewise-dev bench-scale`: a synthetic library of any size (real passage text re-used, random
 //! but fixed vectors clustered like real embeddings) built straight into the three stores,
 //! and the figures that matter at that size: opening the index, hybrid search latency with
 //! the real query embedder, memory, disk, and adding to it.
@@ -14,7 +14,7 @@ use pagewise_core::progress::Silent;
 use pagewise_core::retrieve::StageTimes;
 use pagewise_core::{Queries, Reader, SearchParams, Writer};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Subcommand)]
 pub enum ScaleCmd {
@@ -66,7 +66,7 @@ const PER_PAGE: usize = 4;
 /// Clusters the vectors gather around, as real embeddings of a library do.
 const CENTERS: usize = 256;
 
-pub fn run(ctx: &Context_, cmd: ScaleCmd) -> Result<i32> {
+pub fn run(ctx: &CommandContext, cmd: ScaleCmd) -> Result<i32> {
     match cmd {
         ScaleCmd::Build(a) => build(ctx, a),
         ScaleCmd::Query(a) => query(ctx, a),
@@ -174,7 +174,7 @@ fn read_field(path: &Path, field: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
-fn root_of(ctx: &Context_) -> PathBuf {
+fn root_of(ctx: &CommandContext) -> PathBuf {
     ctx.data_dir.join("synthetic-library")
 }
 
@@ -185,7 +185,7 @@ fn import(writer: &Writer, synth: &mut Synth, root: &Path, docs: std::ops::Range
     Ok(())
 }
 
-fn build(ctx: &Context_, a: BuildArgs) -> Result<i32> {
+fn build(ctx: &CommandContext, a: BuildArgs) -> Result<i32> {
     let config = ctx.config(std::time::Duration::from_secs(60))?;
     let writer = Writer::open(config)?;
     let dims = writer.embedder().dimensions();
@@ -264,7 +264,7 @@ fn stage_percentiles(stages: &[StageTimes]) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
-fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
+fn query(ctx: &CommandContext, a: QueryArgs) -> Result<i32> {
     let queries = read_field(&a.queries, "question")?;
     let config = ctx.config(std::time::Duration::from_secs(60))?;
     let started = Instant::now();
@@ -306,7 +306,7 @@ fn query(ctx: &Context_, a: QueryArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn add(ctx: &Context_, a: AddArgs) -> Result<i32> {
+fn add(ctx: &CommandContext, a: AddArgs) -> Result<i32> {
     let config = ctx.config(std::time::Duration::from_secs(60))?;
     let opened = Instant::now();
     let writer = Writer::open(config)?;

@@ -7,7 +7,7 @@ use pagewise_core::answer::attribute::section_label;
 use pagewise_core::retrieve::filter::SearchFilter;
 use pagewise_core::{Queries, Reader, SearchMode, SearchParams};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct SearchArgs {
@@ -57,7 +57,7 @@ impl From<ModeArg> for SearchMode {
     }
 }
 
-pub fn run(ctx: &Context_, args: SearchArgs) -> Result<i32> {
+pub fn run(ctx: &CommandContext, args: SearchArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");

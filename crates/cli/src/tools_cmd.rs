@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use pagewise_core::isolation::{parse_many, ParseEvent, ParseJob, Parser};
 use pagewise_core::parse::{Document, Format};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct ParseArgs {
@@ -31,7 +31,7 @@ pub struct ParseArgs {
     parse_timeout: u64,
 }
 
-pub fn parse(ctx: &Context_, args: ParseArgs) -> Result<i32> {
+pub fn parse(ctx: &CommandContext, args: ParseArgs) -> Result<i32> {
     let config = ctx.config(std::time::Duration::from_secs(args.parse_timeout))?;
     let mut jobs = Vec::new();
     for path in &args.files {
@@ -85,7 +85,7 @@ pub struct EmbedBenchArgs {
 }
 
 /// Embeds every text as a passage and reports tokens per second (model load excluded).
-pub fn embed_bench(ctx: &Context_, args: EmbedBenchArgs) -> Result<i32> {
+pub fn embed_bench(ctx: &CommandContext, args: EmbedBenchArgs) -> Result<i32> {
     let models = pagewise_core::models::locate(Some(&ctx.data_dir), ctx.embed_model.as_deref())?;
     let embedder = SentenceEmbedder::load(&models.embedder_dir)?;
     let file = std::fs::File::open(&args.input).with_context(|| args.input.display().to_string())?;
@@ -183,8 +183,8 @@ pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// `pagewise image-only-copy FROM TO`: every page of FROM as a `dpi` picture, no text layer.
-pub fn image_only_copy(ctx: &Context_, from: &Path, to: &Path, dpi: u32) -> Result<i32> {
+/// `pagewise-dev image-only-copy FROM TO`: every page of FROM as a `dpi` picture, no text layer.
+pub fn image_only_copy(ctx: &CommandContext, from: &Path, to: &Path, dpi: u32) -> Result<i32> {
     let pdfium = pagewise_core::models::locate(Some(&ctx.data_dir), None)?.pdfium_lib;
     let pages = pagewise_core::pdfium::write_image_only_copy(&pdfium, from, to, dpi)?;
     println!("{}: {pages} pages as {dpi} dpi pictures", to.display());
@@ -208,7 +208,7 @@ pub struct RenderArgs {
     pub out: Option<PathBuf>,
 }
 
-pub fn render(ctx: &Context_, args: RenderArgs) -> Result<i32> {
+pub fn render(ctx: &CommandContext, args: RenderArgs) -> Result<i32> {
     let config = ctx.config(std::time::Duration::from_secs(60))?;
     let mut worker = config.isolated_worker()?;
     let request = pagewise_core::viewer::PageRequest { page: args.page, width_px: Some(args.width), quote: args.quote };

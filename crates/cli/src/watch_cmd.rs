@@ -12,7 +12,7 @@ use clap::Args;
 use pagewise_core::library::{health, FolderState, LibraryService, LibraryStatus};
 use pagewise_core::{Queries, Writer};
 
-use crate::Context_;
+use crate::CommandContext;
 
 #[derive(Args)]
 pub struct WatchArgs {
@@ -52,7 +52,7 @@ fn print_changes(status: &LibraryStatus, printed: &mut Printed) {
     }
 }
 
-pub fn watch(ctx: &Context_, args: WatchArgs) -> Result<i32> {
+pub fn watch(ctx: &CommandContext, args: WatchArgs) -> Result<i32> {
     let engine = Writer::open(ctx.config(Duration::from_secs(60))?)?;
     for n in engine.notices() {
         eprintln!("note: {n}");
@@ -88,7 +88,7 @@ pub fn watch(ctx: &Context_, args: WatchArgs) -> Result<i32> {
     Ok(0)
 }
 
-pub fn status(ctx: &Context_, json: bool) -> Result<i32> {
+pub fn status(ctx: &CommandContext, json: bool) -> Result<i32> {
     let h = health(&ctx.data_dir)?;
     let sandbox = sandbox_report(ctx);
     if json {
@@ -141,7 +141,7 @@ impl SandboxReport {
     }
 }
 
-fn sandbox_report(ctx: &Context_) -> SandboxReport {
+fn sandbox_report(ctx: &CommandContext) -> SandboxReport {
     let checked = ctx.config(Duration::from_secs(30)).map_err(|e| e.to_string()).and_then(|c| {
         let mut worker = c.isolated_worker().map_err(|e| e.to_string())?;
         worker.sandbox().map_err(|e| e.to_string())
@@ -158,7 +158,7 @@ fn sandbox_report(ctx: &Context_) -> SandboxReport {
 }
 
 /// `pagewise history FILE`: the versions of one document the index has seen.
-pub fn history(ctx: &Context_, file: &std::path::Path, json: bool) -> Result<i32> {
+pub fn history(ctx: &CommandContext, file: &std::path::Path, json: bool) -> Result<i32> {
     let path = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
     let reader = pagewise_core::Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let Some((doc, versions)) = reader.history(&path)? else {

@@ -1,4 +1,4 @@
-//! The claim check through `pagewise bench-claims` on real passages (filings, Node.js and
+//! The claim check through `pagewise-dev bench-claims` on real passages (filings, Node.js and
 //! PostgreSQL documentation, the sample handbook, the Debian Reference in Chinese): one
 //! labelled claim of each kind of error in English and in Chinese is flagged with the reason
 //! its kind names, and the supported paraphrases and figures in another form are not.
@@ -14,7 +14,7 @@ fn each_kind_of_error_is_flagged_with_its_reason_in_both_languages() {
     let data = tempfile::tempdir().unwrap();
     let out = data.path().join("claims.jsonl");
     let input = fixtures().join("claims/by-kind.jsonl");
-    let summary = json(&run_ok(pagewise(data.path()).arg("bench-claims").arg(&input).arg("--out").arg(&out)));
+    let summary = json(&run_ok(pagewise_dev(data.path()).arg("bench-claims").arg(&input).arg("--out").arg(&out)));
     let rows: Vec<serde_json::Value> =
         std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), 18, "{summary}");

@@ -27,7 +27,17 @@ pub fn shared_data() -> Option<PathBuf> {
 }
 
 pub fn pagewise(data_dir: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pagewise"));
+    command(env!("CARGO_BIN_EXE_pagewise"), data_dir)
+}
+
+/// `pagewise-dev`: the evaluations and benchmarks.
+#[allow(dead_code)]
+pub fn pagewise_dev(data_dir: &Path) -> Command {
+    command(env!("CARGO_BIN_EXE_pagewise-dev"), data_dir)
+}
+
+fn command(program: &str, data_dir: &Path) -> Command {
+    let mut cmd = Command::new(program);
     cmd.env("PAGEWISE_MODELS_DIR", repo_root().join("models")).env_remove("PAGEWISE_EMBED_MODEL").arg("--data-dir").arg(data_dir);
     cmd
 }

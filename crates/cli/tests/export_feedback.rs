@@ -40,7 +40,7 @@ fn an_answer_exports_and_its_feedback_becomes_eval_questions() {
     assert_eq!(q["rejected_evidence"][0]["doc"], "known-answers");
     assert_eq!(q["rejected_evidence"][0]["page"], cited["page"]);
     // The exported file is a question set the evaluation reads.
-    run_ok(pagewise(data.path()).args(["eval"]).arg(&questions).arg("--json"));
+    run_ok(pagewise_dev(data.path()).args(["eval"]).arg(&questions).arg("--json"));
 
     run_ok(pagewise(data.path()).args(["conversations", "rename", &conversation, "Bridge"]));
     let listed = json_lines(&run_ok(pagewise(data.path()).args(["conversations", "list", "--json"])));

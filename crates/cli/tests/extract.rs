@@ -32,7 +32,7 @@ fn fields_are_read_from_the_sample_table_with_their_sources() {
 
     // The cited row is found on its page: the viewer highlights it.
     let quote = values[1]["quote"].as_str().unwrap();
-    let rendered = run_ok(pagewise(data.path()).args(["render", "--width", "300", "--page", "3", "--quote", quote]).arg(sample.join("field-guide-solar-2024.pdf")));
+    let rendered = run_ok(pagewise_dev(data.path()).args(["render", "--width", "300", "--page", "3", "--quote", quote]).arg(sample.join("field-guide-solar-2024.pdf")));
     let text = String::from_utf8_lossy(&rendered.stdout).to_string();
     assert!(!text.contains(" 0 highlight rectangles"), "{text}");
 

@@ -177,7 +177,7 @@ fn eval_scores_the_sample_questions_by_page() {
     let sample = repo_root().join("assets/sample");
     index_json(data.path(), &[sample.as_path()]);
     let questions = repo_root().join("assets/sample-questions.jsonl");
-    let report = json(&run_ok(pagewise(data.path()).args(["eval", "--json", "--k", "5"]).arg(&questions)));
+    let report = json(&run_ok(pagewise_dev(data.path()).args(["eval", "--json", "--k", "5"]).arg(&questions)));
     assert_eq!(report["questions"], 5);
     let modes = report["modes"].as_array().unwrap();
     assert_eq!(modes.iter().map(|m| m["mode"].as_str().unwrap()).collect::<Vec<_>>(), ["lexical", "vector", "hybrid"]);
@@ -187,7 +187,7 @@ fn eval_scores_the_sample_questions_by_page() {
     // A question whose evidence is not indexed scores zero rather than failing.
     let other = data.path().join("other.jsonl");
     std::fs::write(&other, r#"{"id":"x","question":"Larkspur bridge","evidence":[{"doc":"not-indexed","page":1}]}"#).unwrap();
-    let report = json(&run_ok(pagewise(data.path()).args(["eval", "--json"]).arg(&other)));
+    let report = json(&run_ok(pagewise_dev(data.path()).args(["eval", "--json"]).arg(&other)));
     assert_eq!(report["modes"][2]["recall_at_10"], 0.0);
 }
 
@@ -393,12 +393,12 @@ fn the_data_dir_is_private_and_a_link_swapped_in_after_the_scan_is_not_rendered(
     // The stored (canonical) path renders; the same path swapped for a link to a file outside
     // the folders is refused.
     let stored = docs.canonicalize().unwrap().join("report.pdf");
-    run_ok(pagewise(&data).args(["render", "--width", "200"]).arg(&stored));
+    run_ok(pagewise_dev(&data).args(["render", "--width", "200"]).arg(&stored));
     let outside = home.path().join("private.pdf");
     std::fs::copy(fixtures().join("known-answers.pdf"), &outside).unwrap();
     std::fs::remove_file(&stored).unwrap();
     std::os::unix::fs::symlink(&outside, &stored).unwrap();
-    let refused = pagewise(&data).args(["render", "--width", "200"]).arg(&stored).output().unwrap();
+    let refused = pagewise_dev(&data).args(["render", "--width", "200"]).arg(&stored).output().unwrap();
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success() && stderr.contains("passes through a link"), "{stderr}");
 }

@@ -24,7 +24,7 @@ fn reranking_puts_the_answering_page_first() {
         ),
     )
     .unwrap();
-    let report = json(&run_ok(pagewise(data.path()).args(["eval", questions.to_str().unwrap(), "--stages", "--json"])));
+    let report = json(&run_ok(pagewise_dev(data.path()).args(["eval", questions.to_str().unwrap(), "--stages", "--json"])));
     let recall_at_1 = |stage: &str| {
         report["stages"].as_array().unwrap().iter().find(|s| s["stages"] == stage).unwrap()["scores"]["recall_at_1"].as_f64().unwrap()
     };
@@ -32,7 +32,7 @@ fn reranking_puts_the_answering_page_first() {
     assert_eq!(recall_at_1("no reranking"), 0.0, "{report}");
 
     let dump = data.path().join("candidates.jsonl");
-    run_ok(pagewise(data.path()).args(["eval", questions.to_str().unwrap(), "--dump-candidates", dump.to_str().unwrap()]));
+    run_ok(pagewise_dev(data.path()).args(["eval", questions.to_str().unwrap(), "--dump-candidates", dump.to_str().unwrap()]));
     let text = std::fs::read_to_string(&dump).unwrap();
     let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);

@@ -17,7 +17,7 @@ fn an_image_only_pdf_is_read_by_ocr_and_answers_like_its_original() {
     let original = repo_root().join("assets/sample/field-guide-solar-2024.pdf");
     let scanned = scans.path().join("field-guide-scanned.pdf");
     let scratch = tempfile::tempdir().unwrap();
-    run_ok(pagewise(scratch.path()).args(["image-only-copy", original.to_str().unwrap(), scanned.to_str().unwrap(), "--dpi", "300"]));
+    run_ok(pagewise_dev(scratch.path()).args(["image-only-copy", original.to_str().unwrap(), scanned.to_str().unwrap(), "--dpi", "300"]));
     // The copy has no text layer: without OCR it is refused as before.
     let data_no_ocr = tempfile::tempdir().unwrap();
     let out = run_ok(pagewise(data_no_ocr.path()).args(["index", scans.path().to_str().unwrap(), "--json", "--no-ocr", "--no-embed"]));

@@ -132,7 +132,7 @@ impl FeedbackStore {
     }
 }
 
-/// The reports as evaluation questions (the JSONL that `pagewise eval` reads): the question,
+/// The reports as evaluation questions (the JSONL that `pagewise-dev eval` reads): the question,
 /// no gold evidence yet (a person adds it), and the page that was wrongly cited, so the
 /// answer evals can count how often it is cited again.
 pub fn as_eval_questions(items: &[CitationFeedback]) -> String {

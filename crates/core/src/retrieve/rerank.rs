@@ -5,7 +5,7 @@
 //! figures when the question asks for a quantity.
 //!
 //! The weights were fitted with `bench/fit_reranker.py` on candidate dumps
-//! (`pagewise eval --dump-candidates`) of four libraries of different kinds, and kept because
+//! (`pagewise-dev eval --dump-candidates`) of four libraries of different kinds, and kept because
 //! leave-one-library-out fits won on more than one library (see README.md, "Reranking").
 
 use std::collections::{HashMap, HashSet};
