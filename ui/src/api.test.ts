@@ -38,6 +38,7 @@ describe("normalizeAnswer", () => {
     expect(a.turn).toBeNull();
     expect(a.signals).toBeNull();
     expect(a.attribution.sentences).toBe(0);
+    expect(a.notices).toEqual([]);
   });
 
   it("keeps turn and partial timings, numbers steps without an index from 1", () => {

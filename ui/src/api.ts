@@ -102,6 +102,7 @@ export function normalizeAnswer(a: Answer | null | undefined): Answer | null {
     sources: Array.isArray(a.sources) ? a.sources.map((p) => ({ ...p, passages: p.passages ?? [] })) : [],
     model: a.model ?? null,
     note: a.note ?? null,
+    notices: Array.isArray(a.notices) ? a.notices : [],
     conversation_id: a.conversation_id ?? null,
     turn: typeof a.turn === "number" ? a.turn : null,
     raw_model_output: a.raw_model_output ?? null,

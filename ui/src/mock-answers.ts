@@ -149,6 +149,7 @@ function abstained(question: string, steps: Step[]): Omit<Answer, "conversation_
     model: MODEL,
     raw_model_output: null,
     note: "Abstained: retrieval found no passage that covers the question.",
+    notices: [{ code: "abstained", why: { kind: "no_passage" } }],
     timings: timings(null, 1840),
   };
 }
@@ -191,6 +192,7 @@ function answered(question: string, steps: Step[], stopped: boolean, flags: Mock
     model,
     raw_model_output: null,
     note: stopped ? "Stopped before the model finished: the answer is incomplete." : null,
+    notices: stopped ? [{ code: "stopped" }] : [],
     timings: timings(640, 3120),
   };
 }

@@ -7,6 +7,7 @@ use crate::text::{is_han, is_hangul, is_kana};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Lang {
     En,
     Zh,

@@ -3,6 +3,7 @@ import type { AnswerMode } from "./AnswerMode";
 import type { AttributionCounts } from "./AttributionCounts";
 import type { Citation } from "./Citation";
 import type { EvidencePage } from "./EvidencePage";
+import type { Notice } from "./Notice";
 import type { RetrievalSignals } from "./RetrievalSignals";
 import type { Sentence } from "./Sentence";
 import type { Step } from "./Step";
@@ -12,7 +13,16 @@ export type Answer = { question: string,
 /**
  * The query retrieval used when the question was a follow-up.
  */
-standalone_query: string | null, answer: string, citations: Array<Citation>, abstained: boolean, mode: AnswerMode, sentences: Array<Sentence>, steps: Array<Step>, sources: Array<EvidencePage>, attribution: AttributionCounts, signals: RetrievalSignals | null, model: string | null, raw_model_output: string | null, note: string | null, timings: Timings, conversation_id: number | null, 
+standalone_query: string | null, answer: string, citations: Array<Citation>, abstained: boolean, mode: AnswerMode, sentences: Array<Sentence>, steps: Array<Step>, sources: Array<EvidencePage>, attribution: AttributionCounts, signals: RetrievalSignals | null, model: string | null, raw_model_output: string | null, 
+/**
+ * What the answer says about itself, in English (the command line's wording).
+ */
+note: string | null, 
+/**
+ * The same as codes with parameters, for the app to say in the user's language (turns
+ * stored before they existed have none).
+ */
+notices: Array<Notice>, timings: Timings, conversation_id: number | null, 
 /**
  * This answer's place in its conversation (0 for the first question).
  */

@@ -5,6 +5,7 @@ import * as api from "../api";
 import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
 import { basename, formatMs, pagePlace, placeOf, shorten } from "../format";
 import { t, tn } from "../i18n";
+import { answerNotes } from "../notices";
 import { renderInline, renderMarkdown } from "../markdown";
 import { citationKey, selectTurn, state, type UiTurn } from "../store";
 import type { Answer, Citation, EvidencePage, ExportFormat, Sentence, Step } from "../types";
@@ -233,12 +234,13 @@ export class TurnView {
         ),
       );
     }
-    // a stopped answer is checked and stored, and its note says so; our own line only
+    // a stopped answer is checked and stored, and its notices say so; our own line only
     // where the backend left no note
-    if (turn.stopped && !a.note) {
+    const notes = answerNotes(a);
+    if (turn.stopped && !notes.length) {
       this.textEl.appendChild(h("p", { class: "note", text: t("answer.stoppedIncomplete") }));
     }
-    if (a.note) this.textEl.appendChild(h("p", { class: "note", text: a.note }));
+    for (const note of notes) this.textEl.appendChild(h("p", { class: "note", testid: "answer-note", text: note }));
     this.renderFooter(a);
   }
 

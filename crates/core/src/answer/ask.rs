@@ -21,6 +21,7 @@ use super::plan::{self, Plan};
 use super::prompt::NOT_COVERED;
 use super::stages::Stages;
 use super::tools::{Step, Toolbox};
+use super::notice::{self, Notice};
 use super::verdict::{self, Checked, Verdict};
 use super::{judge, mapreduce, repeat, rewrite};
 pub use super::asker::{AskOptions, Asker};
@@ -80,13 +81,13 @@ impl Asker<'_> {
         let mut timings = Timings { retrieve_ms: gathered.retrieve_ms, ..Timings::default() };
         let mut signals = gathered.signals.clone();
         let (checked, generation, attribution) = match self.verdict(&query, &gathered.evidence, &signals) {
-            Verdict::Abstain(why) => (Checked::abstained(&why), None, AttributionCounts::default()),
+            Verdict::Abstain(why) => (Checked::abstained(why), None, AttributionCounts::default()),
             Verdict::Answerable => {
                 let quotes = extractive_sentences(&query, &gathered.evidence);
                 timings.first_evidence_ms = Some(ms(started));
                 send(sink, AskEvent::Evidence(&quotes))?;
                 match self.judged(&query, &gathered.evidence, &mut signals) {
-                    Verdict::Abstain(why) => (Checked::abstained(&why), None, AttributionCounts::default()),
+                    Verdict::Abstain(why) => (Checked::abstained(why), None, AttributionCounts::default()),
                     Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, sink)?,
                 }
             }
@@ -119,28 +120,26 @@ impl Asker<'_> {
     fn assemble(&self, answered: Answered, started: Instant) -> Answer {
         let Answered { asked, gathered, signals, checked, generation, attribution, steps, mut timings } = answered;
         let lang = Lang::of(&asked.text);
-        let (text, citations, sentences, mode, mut note) = match checked {
-            Checked::Abstained { why, near_miss } => {
+        let mut notices: Vec<Notice> = checked.notice().into_iter().collect();
+        let (text, citations, sentences, mode) = match checked {
+            Checked::Abstained { .. } => {
                 let (text, citations) = nearest_passages(&gathered.evidence, lang);
-                (text, citations, Vec::new(), AnswerMode::Abstained, Some(verdict::abstain_note(&why, near_miss)))
+                (text, citations, Vec::new(), AnswerMode::Abstained)
             }
-            Checked::Quoted { sentences, note } => {
-                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Extractive, Some(note))
+            Checked::Quoted { sentences, .. } => {
+                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Extractive)
             }
-            Checked::Generated { sentences, note } => {
-                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Generated, note)
+            Checked::Generated { sentences, .. } => {
+                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Generated)
             }
         };
         if let Some(generation) = &generation {
             generation.record(&mut timings);
             if generation.stopped {
-                note = Some("Stopped before the model finished: the answer is incomplete.".into());
+                notices = vec![Notice::Stopped];
             }
         }
-        if let Some(gap) = gathered.language_gap {
-            let gap = gap.keyword_search_note();
-            note = Some(note.map_or_else(|| gap.to_string(), |n| format!("{n} {gap}")));
-        }
+        notices.extend(gathered.language_gap.map(|lang| Notice::KeywordSearch { lang }));
         timings.total_ms = ms(started);
         Answer {
             question: asked.text,
@@ -156,7 +155,8 @@ impl Asker<'_> {
             signals: Some(signals),
             model: self.generator.map(|g| g.info().name.clone()),
             raw_model_output: generation.map(|g| g.raw),
-            note,
+            note: notice::english(&notices),
+            notices,
             timings,
             conversation_id: None,
             turn: None,

@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::asker::Asker;
 use super::evidence::EvidenceSet;
 use super::generator::GenerationStats;
+use super::notice::Notice;
 use super::outcome::{Sink, Timings};
 use super::prompt;
 use super::stages::Stages;
@@ -33,21 +34,18 @@ impl Generation {
 
 pub(super) enum Draft {
     Generated(Generation),
-    /// No model wrote: the evidence sentences stand in, and the note says why.
-    Quotes { note: String },
+    /// No model wrote: the evidence sentences stand in, and the notice says why.
+    Quotes { note: Notice },
 }
 
 impl Asker<'_> {
     pub(super) fn draft(&self, query: &str, evidence: &EvidenceSet, started: Instant, sink: &mut Sink<'_>) -> Result<Draft> {
-        let Some(generator) = self.generator else {
-            let note = "Extractive answer: no language model is loaded; these are the source sentences that best match the question.";
-            return Ok(Draft::Quotes { note: note.into() });
-        };
+        let Some(generator) = self.generator else { return Ok(Draft::Quotes { note: Notice::NoModel }) };
         let messages = prompt::answer_messages(query, evidence);
         match self.generate(generator, &messages, evidence, started, sink) {
             Ok((raw, stats, first_token_ms, stopped)) => Ok(Draft::Generated(Generation { raw, stats, first_token_ms, stopped })),
             Err(Error::Interrupted) => Err(Error::Interrupted),
-            Err(e) => Ok(Draft::Quotes { note: format!("Extractive answer: generation failed ({e}).") }),
+            Err(e) => Ok(Draft::Quotes { note: Notice::GenerationFailed { error: e.to_string() } }),
         }
     }
 }

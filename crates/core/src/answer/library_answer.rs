@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::time::Instant;
 
+use super::notice::Notice;
 use super::attribute::{self, AttributionCounts, Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::library_question::LibraryQuestion;
@@ -93,7 +94,8 @@ pub(crate) fn run(tools: &mut Toolbox<'_>, question: &str, asked: &LibraryQuesti
         signals: None,
         model: None,
         raw_model_output: None,
-        note: Some(if zh { "由文档库的索引回答（没有使用模型）。".into() } else { "Answered from the library's index (no model involved).".into() }),
+        note: Some(if zh { "由文档库的索引回答（没有使用模型）。".into() } else { Notice::FromIndex.english() }),
+        notices: vec![Notice::FromIndex],
         timings: Timings { total_ms: ms(started), retrieve_ms: ms(started), ..Timings::default() },
         conversation_id: None,
         turn: None,

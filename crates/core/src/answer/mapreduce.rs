@@ -13,6 +13,7 @@ use super::attribute::{self, AttributionCounts, Sentence};
 use super::evidence::EvidenceSet;
 use super::extractive::extractive_sentences;
 use super::generator::GenerationStats;
+use super::notice::Notice;
 use super::prompt;
 use super::tools::Toolbox;
 use crate::engine::Queries;
@@ -55,6 +56,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
         notes.extend(section_notes);
     }
     let sentences = reading.reduce(asker, tools, notes, &whole, sink)?;
+    let read = Notice::ReadSections { sections: sections.len(), documents: doc_ids.len() };
     let _ = sink(AskEvent::Progress { done: reading.total, total: reading.total, what: "reading sections" });
     Ok(Answer {
         question: task.to_string(),
@@ -70,7 +72,8 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
         signals: None,
         model: asker.generator().map(|g| g.info().name.clone()),
         raw_model_output: None,
-        note: Some(format!("Read {} sections of {} document(s) and combined their notes.", sections.len(), doc_ids.len())),
+        note: Some(read.english()),
+        notices: vec![read],
         timings: Timings { total_ms: ms(started), ..reading.timings },
         conversation_id: None,
         turn: None,

@@ -22,6 +22,7 @@ pub mod guard;
 pub mod judge;
 mod library_answer;
 pub mod lookup;
+pub mod notice;
 pub mod library_question;
 pub mod numbers;
 pub mod outcome;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::abstain::RetrievalSignals;
 use super::attribute::{AttributionCounts, Citation, Sentence};
 use super::evidence::EvidencePage;
+use super::notice::Notice;
 use super::tools::Step;
 
 /// What a caller sees while the answer is being made. Returning `false` from the sink
@@ -66,7 +67,11 @@ pub struct Answer {
     pub signals: Option<RetrievalSignals>,
     pub model: Option<String>,
     pub raw_model_output: Option<String>,
+    /// What the answer says about itself, in English (the command line's wording).
     pub note: Option<String>,
+    /// The same as codes with parameters, for the app to say in the user's language (turns
+    /// stored before they existed have none).
+    pub notices: Vec<Notice>,
     pub timings: Timings,
     pub conversation_id: Option<i64>,
     /// This answer's place in its conversation (0 for the first question).

@@ -9,32 +9,41 @@ use super::attribute::{Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::facts::Reason;
 use super::judge;
+use super::notice::{Abstention, Notice};
 use super::repeat;
-use crate::lang::Lang;
 
 /// Whether the gathered evidence may answer the question.
 #[derive(Debug, PartialEq)]
 pub(super) enum Verdict {
     Answerable,
     /// The library does not state the asked fact: why.
-    Abstain(String),
+    Abstain(Abstention),
 }
 
 /// What is shown of a checked draft.
 #[derive(Debug)]
 pub(super) enum Checked {
     /// The sources name the subject but not the asked fact: the nearest passages, nothing else.
-    Abstained { why: String, near_miss: Option<Reason> },
+    Abstained { why: Abstention, near_miss: Option<Reason> },
     /// The evidence sentences that best match the question (and after them any model
     /// sentences no source supports), with why they stand in for the model's answer.
-    Quoted { sentences: Vec<Sentence>, note: String },
+    Quoted { sentences: Vec<Sentence>, note: Notice },
     /// The model's sentences, checked.
-    Generated { sentences: Vec<Sentence>, note: Option<String> },
+    Generated { sentences: Vec<Sentence>, note: Option<Notice> },
 }
 
 impl Checked {
-    pub(super) fn abstained(why: &str) -> Checked {
-        Checked::Abstained { why: why.to_string(), near_miss: None }
+    pub(super) fn abstained(why: Abstention) -> Checked {
+        Checked::Abstained { why, near_miss: None }
+    }
+
+    /// What the answer says about itself when this is shown.
+    pub(super) fn notice(&self) -> Option<Notice> {
+        match self {
+            Checked::Abstained { why, near_miss } => Some(Notice::Abstained { why: why.clone(), near_miss: *near_miss }),
+            Checked::Quoted { note, .. } => Some(note.clone()),
+            Checked::Generated { note, .. } => note.clone(),
+        }
     }
 }
 
@@ -43,13 +52,13 @@ impl Asker<'_> {
     /// other periods than the one asked about.
     pub(super) fn verdict(&self, query: &str, evidence: &EvidenceSet, signals: &RetrievalSignals) -> Verdict {
         if evidence.is_empty() || self.abstains(signals) {
-            return Verdict::Abstain("retrieval found no passage that covers the question".into());
+            return Verdict::Abstain(Abstention::NoPassage);
         }
         if self.options.never_abstain {
             return Verdict::Answerable;
         }
         match asked::missing_period(query, evidence) {
-            Some(period) => Verdict::Abstain(format!("the sources state other periods than the one asked about ({period:?})")),
+            Some(period) => Verdict::Abstain(Abstention::OtherPeriods { period: format!("{period:?}") }),
             None => Verdict::Answerable,
         }
     }
@@ -63,7 +72,7 @@ impl Asker<'_> {
             signals.model_yes = judge::evidence_answers(generator, query, evidence);
         }
         if signals.model_yes.is_some() && self.abstains(signals) {
-            return Verdict::Abstain("the model judged that the passages do not answer the question".into());
+            return Verdict::Abstain(Abstention::ModelJudged);
         }
         Verdict::Answerable
     }
@@ -89,12 +98,8 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     let wrong_kind = asked::wanted(question).is_some_and(|w| supported > 0 && asked::gives_other_kind(w, &sentences));
     let wrong_period = supported > 0 && asked::gives_other_period(question, &sentences);
     if !never_abstain && (wrong_kind || wrong_period) {
-        let why = if wrong_kind {
-            "the sources name the subject but no checked sentence gives the kind of value asked for"
-        } else {
-            "the checked sentences are about other periods than the one asked about"
-        };
-        return Checked::Abstained { why: why.into(), near_miss: sentences.iter().find_map(|s| s.reason) };
+        let why = if wrong_kind { Abstention::OtherKind } else { Abstention::CheckedOtherPeriods };
+        return Checked::Abstained { why, near_miss: sentences.iter().find_map(|s| s.reason) };
     }
     // The model's own "not covered" is not taken as abstaining: measured, small models say it
     // as often of questions the passages answer as of ones they do not (README.md,
@@ -103,16 +108,12 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     // sentences do not state the asked slots either (no value of the asked kind, or not the
     // asked period): then nothing in the sources answers.
     if supported == 0 && !never_abstain && !asked::quotes_answer(question, &quotes) {
-        return Checked::abstained("neither the model nor the best source sentences state a value of the kind or period asked for");
+        return Checked::abstained(Abstention::NothingStated);
     }
     if supported == 0 {
         let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
-        let note = if said_not_covered {
-            "The model found no answer in these passages; these are the source sentences that best match the question."
-        } else {
-            "Extractive answer: no sentence of the model's answer could be matched to the sources, so these are the source sentences that best match the question."
-        };
-        return Checked::Quoted { sentences: quotes.into_iter().chain(model_said).collect(), note: note.into() };
+        let note = if said_not_covered { Notice::ModelFoundNothing } else { Notice::NothingMatched };
+        return Checked::Quoted { sentences: quotes.into_iter().chain(model_said).collect(), note };
     }
     let mut shown: Vec<Sentence> = sentences.into_iter().filter(|s| s.status != SentenceStatus::NotCovered).collect();
     if !shown.iter().any(|s| s.status == SentenceStatus::Unsupported) {
@@ -122,8 +123,7 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     // ones come last, marked.
     shown.sort_by_key(|s| s.status == SentenceStatus::Unsupported);
     let ordered = without_repeats(quotes.into_iter().chain(shown).collect());
-    let note = "Some of the model's sentences could not be matched to the sources: the source sentences come first.";
-    Checked::Generated { sentences: ordered, note: Some(note.into()) }
+    Checked::Generated { sentences: ordered, note: Some(Notice::SourcesFirst) }
 }
 
 /// Each sentence once: a later sentence that repeats an earlier one is dropped.
@@ -135,14 +135,6 @@ fn without_repeats(sentences: Vec<Sentence>) -> Vec<Sentence> {
         }
     }
     out
-}
-
-/// The note of an abstained answer.
-pub(super) fn abstain_note(why: &str, near_miss: Option<Reason>) -> String {
-    match near_miss {
-        Some(reason) => format!("Abstained: {why}. Nearest near miss: {}.", reason.label(Lang::En)),
-        None => format!("Abstained: {why}."),
-    }
 }
 
 #[cfg(test)]
@@ -188,7 +180,7 @@ mod tests {
                     texts(&sentences),
                     vec!["Capital expenditure was $471 million in 2023.", "Capital spending was $471 million.", "It was approved by the board."]
                 );
-                assert!(note.contains("source sentences come first"), "{note}");
+                assert_eq!(note, Notice::SourcesFirst);
             }
             other => panic!("{other:?}"),
         }
@@ -200,9 +192,8 @@ mod tests {
         let model = vec![cited("About 38% of capital spending was in the United States."), flagged("It rose.", Some(Reason::Direction))];
         match settle(question, model.clone(), Vec::new(), false) {
             Checked::Abstained { why, near_miss } => {
-                assert!(why.contains("kind of value"), "{why}");
+                assert_eq!(why, Abstention::OtherKind);
                 assert_eq!(near_miss, Some(Reason::Direction));
-                assert!(abstain_note(&why, near_miss).starts_with("Abstained: the sources name the subject"));
             }
             other => panic!("{other:?}"),
         }
@@ -217,11 +208,11 @@ mod tests {
         match settle(question, model.clone(), answering, false) {
             Checked::Quoted { sentences, note } => {
                 assert_eq!(texts(&sentences), vec!["The cooperative had 1,240 members at the end of 2024.", "The cooperative has many members."]);
-                assert!(note.starts_with("Extractive answer"), "{note}");
+                assert_eq!(note, Notice::NothingMatched);
             }
             other => panic!("{other:?}"),
         }
         let silent = vec![cited("The cooperative was founded by residents of the valley.")];
-        assert!(matches!(settle(question, model, silent, false), Checked::Abstained { near_miss: None, .. }));
+        assert!(matches!(settle(question, model, silent, false), Checked::Abstained { why: Abstention::NothingStated, near_miss: None }));
     }
 }

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from "vitest";
+
+import { setLocale } from "./i18n";
+import { answerNotes, noticeText } from "./notices";
+
+afterEach(() => setLocale("en"));
+
+describe("notices", () => {
+  it("say why an answer abstained in the page's language, with the near miss", () => {
+    const notice = { code: "abstained", why: { kind: "other_kind" }, near_miss: "direction" } as const;
+    setLocale("en");
+    expect(noticeText(notice)).toBe(
+      "Not answered: the sources name the subject, but no checked sentence gives the kind of value asked for. The closest sentence: the source states the other direction.",
+    );
+    setLocale("zh-CN");
+    const zh = noticeText(notice);
+    expect(zh).toContain("未作回答");
+    expect(zh).toContain("与来源的变化方向相反");
+    expect(zh).not.toMatch(/[A-Za-z]{4}/);
+  });
+
+  it("fill their parameters and name the language search could not read", () => {
+    setLocale("zh-CN");
+    expect(noticeText({ code: "keyword_search", lang: "zh" })).toBe("检索主要依靠关键词：嵌入模型无法读取中文。");
+    expect(noticeText({ code: "read_sections", sections: 4, documents: 2 })).toContain("4");
+    expect(noticeText({ code: "abstained", why: { kind: "other_periods", period: "Year(2026)" } })).toContain("Year(2026)");
+    setLocale("en");
+    expect(noticeText({ code: "keyword_search", lang: "en" })).toBe("");
+  });
+
+  it("fall back to the English note of a turn stored before notices existed", () => {
+    setLocale("zh-CN");
+    expect(answerNotes({ notices: [], note: "Abstained: retrieval found no passage that covers the question." })).toEqual([
+      "Abstained: retrieval found no passage that covers the question.",
+    ]);
+    expect(answerNotes({ notices: [{ code: "no_model" }, { code: "keyword_search", lang: "zh" }], note: "ignored" })).toEqual([
+      "未加载对话模型：以下是与问题最匹配的来源句子。",
+      "检索主要依靠关键词：嵌入模型无法读取中文。",
+    ]);
+    expect(answerNotes({ notices: [], note: null })).toEqual([]);
+  });
+});
