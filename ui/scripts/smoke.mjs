@@ -185,7 +185,7 @@ try {
     const chips = await evaluate(`${qa(tid("citation-chip"))}.map(c => [c.dataset.label, c.dataset.page, c.dataset.chunkId, c.textContent])`);
     assert(chips.length === 3, JSON.stringify(chips));
     assert(chips[0][1] === "14" && chips[0][3].includes("p.14"), JSON.stringify(chips[0]));
-    const unsupported = await evaluate(`${q(tid("answer-text"))}.textContent.includes("(not supported by the sources)")`);
+    const unsupported = await evaluate(`${q(tid("answer-text"))}.textContent.includes("(not supported")`);
     assert(unsupported, "unsupported note missing");
     const src = await evaluate(`${qa(tid("source-item"))}.map(s => s.dataset.page)`);
     assert(src.join() === "14,1,7", `sources ${src}`);
@@ -367,6 +367,21 @@ try {
   await check("no HTML sinks reachable: markdown link/image in DOM are text", async () => {
     const imgs = await evaluate(`${qa(".answer img, .sources img")}.length`);
     assert(imgs === 0, "img in answer");
+  });
+
+  await check("an abstained answer says why, in English and in Chinese", async () => {
+    const abstain = async (question, expected, name) => {
+      await typeInto(tid("question-input"), question);
+      await key("Enter", { keyCode: 13 });
+      await waitFor(`${qa(tid("answer-note"))}.some(n => n.textContent.includes(${JSON.stringify(expected)}))`, expected, 15000);
+      await shot(name);
+    };
+    await load();
+    await abstain("what's the weather tomorrow", "Not answered: no passage of the library covers the question.", "abstained-en");
+    await evaluate(`localStorage.setItem("pagewise.locale", "zh-CN")`);
+    await load();
+    await abstain("明天 weather 怎么样", "未作回答：文档库中没有段落涉及这个问题。", "abstained-zh");
+    await evaluate(`localStorage.removeItem("pagewise.locale")`);
   });
 } catch (e) {
   failures++;

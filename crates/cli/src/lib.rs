@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
-use clap::Args;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use pagewise_core::parse::pdf::PdfLimits;
 use pagewise_core::{models, EngineConfig, PdfParsing};
 
@@ -51,6 +51,25 @@ pub struct GlobalArgs {
     /// status` names what is missing). Without it, indexing stops and says what is missing.
     #[arg(long, global = true, env = "PAGEWISE_ACCEPT_WEAK_SANDBOX")]
     accept_weak_sandbox: bool,
+}
+
+/// Both binaries' command line: the global options and one of the binary's commands.
+#[derive(Parser)]
+#[command(version)]
+struct CommandLine<C: Subcommand> {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: C,
+}
+
+/// Prepares the process, reads the command line of the binary `name` and opens the context
+/// its command runs in.
+pub fn start<C: Subcommand>(name: &'static str, about: &'static str) -> (C, CommandContext) {
+    pagewise_core::prepare_process();
+    let matches = CommandLine::<C>::command().name(name).bin_name(name).about(about).get_matches();
+    let line = CommandLine::<C>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    (line.command, CommandContext::of(line.global))
 }
 
 /// What every command runs in: the data dir and the models it uses.
@@ -101,8 +120,17 @@ impl CommandContext {
 }
 
 /// The isolated parser process each binary starts for the files it reads (`__parse-worker`).
-pub fn parse_worker(pdfium_lib: &std::path::Path, no_ocr: bool) -> Result<i32> {
-    pagewise_core::isolation::serve(pdfium_lib, PdfLimits { ocr: !no_ocr, ..PdfLimits::default() }).map(|_| 0).map_err(anyhow::Error::from)
+#[derive(Args)]
+pub struct WorkerArgs {
+    /// Leave pages without a text layer empty instead of reading them with Tesseract.
+    #[arg(long = "no-ocr")]
+    pub no_ocr: bool,
+    pub pdfium_lib: PathBuf,
+}
+
+pub fn parse_worker(args: WorkerArgs) -> Result<i32> {
+    let limits = PdfLimits { ocr: !args.no_ocr, ..PdfLimits::default() };
+    pagewise_core::isolation::serve(&args.pdfium_lib, limits).map(|_| 0).map_err(anyhow::Error::from)
 }
 
 /// Ends the process with the command's exit code, or 2 and the error.

@@ -4,17 +4,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use pagewise_cli::*;
-
-#[derive(Parser)]
-#[command(name = "pagewise", version, about = "Local document search with page-level citations")]
-struct Cli {
-    #[command(flatten)]
-    global: GlobalArgs,
-    #[command(subcommand)]
-    command: Command,
-}
 
 #[derive(Subcommand)]
 enum Command {
@@ -81,19 +72,12 @@ enum Command {
     },
     /// Internal: the isolated PDF parser process.
     #[command(name = "__parse-worker", hide = true)]
-    ParseWorker {
-        /// Leave pages without a text layer empty instead of reading them with Tesseract.
-        #[arg(long = "no-ocr")]
-        no_ocr: bool,
-        pdfium_lib: PathBuf,
-    },
+    ParseWorker(WorkerArgs),
 }
 
 fn main() {
-    pagewise_core::prepare_process();
-    let cli = Cli::parse();
-    let ctx = CommandContext::of(cli.global);
-    let result = match cli.command {
+    let (command, ctx) = start::<Command>("pagewise", "Local document search with page-level citations");
+    let result = match command {
         Command::Index(args) => index_cmd::run(&ctx, args),
         Command::Search(args) => search_cmd::run(&ctx, args),
         Command::Ask(args) => ask_cmd::run(&ctx, args),
@@ -109,7 +93,7 @@ fn main() {
         Command::Parse(args) => tools_cmd::parse(&ctx, args),
         Command::NetworkLog { json } => network_log_cmd::run(&ctx, json),
         Command::Verify { json } => verify(&ctx, json),
-        Command::ParseWorker { pdfium_lib, no_ocr } => parse_worker(&pdfium_lib, no_ocr),
+        Command::ParseWorker(args) => parse_worker(args),
     };
     exit_with("pagewise", result)
 }

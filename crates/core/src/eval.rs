@@ -352,26 +352,14 @@ pub fn dump_candidates(engine: &Reader, questions: &[Question], depth: usize, ba
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::Question;
-    use crate::index::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
+    use crate::index::feedback::{as_eval_questions, pilot_feedback, FeedbackStore};
 
     #[test]
     fn rejected_citations_export_as_questions_eval_reads() {
         let dir = tempfile::tempdir().unwrap();
         let store = FeedbackStore::open(dir.path()).unwrap();
-        let feedback = NewFeedback {
-            conversation_id: Some(3),
-            turn: Some(0),
-            question: "How big is the pilot?",
-            claim: "It stores 4 MWh.",
-            label: "Doc1_p3",
-            doc_path: Path::new("/docs/field-guide.pdf"),
-            page: 3,
-            chunk_id: 42,
-        };
-        store.add(&feedback).unwrap();
+        store.add(&pilot_feedback()).unwrap();
         let jsonl = as_eval_questions(&store.list().unwrap());
         let parsed: Question = serde_json::from_str(jsonl.trim()).unwrap();
         assert_eq!(parsed.question, "How big is the pilot?");

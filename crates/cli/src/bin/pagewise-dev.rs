@@ -5,17 +5,8 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use pagewise_cli::*;
-
-#[derive(Parser)]
-#[command(name = "pagewise-dev", version, about = "Evaluations and benchmarks of Pagewise")]
-struct Cli {
-    #[command(flatten)]
-    global: GlobalArgs,
-    #[command(subcommand)]
-    command: Command,
-}
 
 #[derive(Subcommand)]
 enum Command {    /// Answer evaluation: gold-page citations, abstaining, label validity, time to first token.
@@ -53,19 +44,12 @@ enum Command {    /// Answer evaluation: gold-page citations, abstaining, label 
     Render(tools_cmd::RenderArgs),
     /// Internal: the isolated PDF parser process.
     #[command(name = "__parse-worker", hide = true)]
-    ParseWorker {
-        /// Leave pages without a text layer empty instead of reading them with Tesseract.
-        #[arg(long = "no-ocr")]
-        no_ocr: bool,
-        pdfium_lib: PathBuf,
-    },
+    ParseWorker(WorkerArgs),
 }
 
 fn main() {
-    pagewise_core::prepare_process();
-    let cli = Cli::parse();
-    let ctx = CommandContext::of(cli.global);
-    let result = match cli.command {
+    let (command, ctx) = start::<Command>("pagewise-dev", "Evaluations and benchmarks of Pagewise");
+    let result = match command {
         Command::Eval(args) => eval_cmd::run(&ctx, args),
         Command::EvalAnswers(args) => eval_answers_cmd::run(&ctx, args),
         Command::BenchClaims(args) => claims_cmd::run(&ctx, args),
@@ -75,7 +59,7 @@ fn main() {
         Command::BenchScale(cmd) => scale_cmd::run(&ctx, cmd),
         Command::ImageOnlyCopy { from, to, dpi } => tools_cmd::image_only_copy(&ctx, &from, &to, dpi),
         Command::Render(args) => tools_cmd::render(&ctx, args),
-        Command::ParseWorker { pdfium_lib, no_ocr } => parse_worker(&pdfium_lib, no_ocr),
+        Command::ParseWorker(args) => parse_worker(args),
     };
     exit_with("pagewise-dev", result)
 }

@@ -173,7 +173,6 @@ pub fn missing_period(question: &str, evidence: &EvidenceSet) -> Option<Period> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::attribute::Citation;
 
     #[test]
     fn what_kind_of_value_a_question_wants() {
@@ -188,18 +187,7 @@ mod tests {
     }
 
     fn sentence(text: &str) -> Sentence {
-        let citation = Citation {
-            label: "Doc1_p1".into(),
-            span: crate::span::Span { doc_id: 1, page: 1, byte_start: 0, byte_end: 1 },
-            doc_path: "/d/a.pdf".into(),
-            doc_title: "A".into(),
-            chunk_id: 1,
-            quote: text.into(),
-            support: 1.0,
-            also_in: vec![],
-            section: None,
-        };
-        Sentence::new(text.into(), SentenceStatus::Kept, vec![citation])
+        crate::answer::attribute::cited_sentence(text)
     }
 
     #[test]

@@ -350,6 +350,24 @@ fn insert_before_final_punctuation(text: &str, labels: &str) -> String {
     }
 }
 
+/// A sentence kept with its citation of page 1 of one document, for the tests of what is
+/// done with checked sentences.
+#[cfg(test)]
+pub(crate) fn cited_sentence(text: &str) -> Sentence {
+    let citation = Citation {
+        label: "Doc1_p1".into(),
+        span: Span { doc_id: 1, page: 1, byte_start: 0, byte_end: 1 },
+        doc_path: "/d/a.pdf".into(),
+        doc_title: "A".into(),
+        chunk_id: 1,
+        quote: text.into(),
+        support: 1.0,
+        also_in: vec![],
+        section: None,
+    };
+    Sentence::new(text.into(), SentenceStatus::Kept, vec![citation])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,6 +152,21 @@ pub fn as_eval_questions(items: &[CitationFeedback]) -> String {
     out
 }
 
+/// A report that a citation of page 3 does not support "It stores 4 MWh.", for tests.
+#[cfg(test)]
+pub(crate) fn pilot_feedback() -> NewFeedback<'static> {
+    NewFeedback {
+        conversation_id: Some(3),
+        turn: Some(0),
+        question: "How big is the pilot?",
+        claim: "It stores 4 MWh.",
+        label: "Doc1_p3",
+        doc_path: Path::new("/docs/field-guide.pdf"),
+        page: 3,
+        chunk_id: 42,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,18 +175,7 @@ mod tests {
     fn feedback_is_stored_and_exported_as_eval_questions() {
         let dir = tempfile::tempdir().unwrap();
         let store = FeedbackStore::open(dir.path()).unwrap();
-        let id = store
-            .add(&NewFeedback {
-                conversation_id: Some(3),
-                turn: Some(0),
-                question: "How big is the pilot?",
-                claim: "It stores 4 MWh.",
-                label: "Doc1_p3",
-                doc_path: Path::new("/docs/field-guide.pdf"),
-                page: 3,
-                chunk_id: 42,
-            })
-            .unwrap();
+        let id = store.add(&pilot_feedback()).unwrap();
         let items = FeedbackStore::open(dir.path()).unwrap().list().unwrap();
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].id, id);
