@@ -34,6 +34,10 @@ pub struct Settings {
     /// Parse files even though the parser's sandbox lacks a layer on this machine (the library
     /// view names it); chosen by the user in a native confirmation.
     pub accept_weak_sandbox: bool,
+    /// Seconds the user is willing to wait for the model's first word: the evidence is cut to
+    /// what the model reads in that time on this machine (its measured prompt speed). `None`
+    /// (or 0) sets no limit.
+    pub first_token_within_s: Option<f64>,
     /// The bundled sample folder was offered once; removing it keeps it removed.
     #[ts(skip)]
     pub sample_offered: bool,
@@ -90,7 +94,7 @@ mod tests {
     fn settings_round_trip_and_a_broken_file_gives_defaults() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(Settings::load(dir.path()), Settings::default());
-        let s = Settings { chat_model: Some("/m/a.gguf".into()), gpu_offload: true, ..Settings::default() };
+        let s = Settings { chat_model: Some("/m/a.gguf".into()), gpu_offload: true, first_token_within_s: Some(8.0), ..Settings::default() };
         s.save(dir.path()).unwrap();
         assert_eq!(Settings::load(dir.path()), s);
         std::fs::write(dir.path().join("settings.json"), "{not json").unwrap();

@@ -61,6 +61,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     embed_use_endpoint: false,
     embed_endpoint_url: "",
     embed_endpoint_model: "",
+    first_token_within_s: null,
     accept_weak_sandbox: false,
   };
   let keySource: KeySource = { kind: "none" };

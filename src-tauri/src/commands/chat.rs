@@ -11,6 +11,14 @@ use tauri::Runtime;
 
 use crate::contract::{AppError, CmdResult, Ctx};
 use crate::dto::AskStreamEvent;
+use crate::settings::Settings;
+
+/// How the app asks: within the user's scope, and cutting the evidence to the first-token wait
+/// the user set, if any.
+fn ask_options(settings: &Settings, scope: Vec<PathBuf>) -> AskOptions {
+    let first_token_within_s = settings.first_token_within_s.filter(|s| s.is_finite() && *s > 0.0);
+    AskOptions { scope, first_token_within_s, ..AskOptions::default() }
+}
 
 /// Steps and tokens stream over `on_event`. Stopping (or a newer question) ends generation
 /// at the next token and returns what was checked so far.
@@ -38,7 +46,7 @@ pub fn ask(
     let asker = Asker {
         engine: &reader,
         generator: generator.as_deref(),
-        options: AskOptions { scope, ..AskOptions::default() },
+        options: ask_options(&state.settings(), scope),
     };
     let conversations = Conversations::open(state.data_dir())?;
     let mut sink = |event: AskEvent<'_>| {
@@ -86,4 +94,20 @@ pub fn rename_conversation(ctx: &Ctx<impl Runtime>, id: i64, title: String) -> C
 
 pub fn delete_conversation(ctx: &Ctx<impl Runtime>, id: i64) -> CmdResult<()> {
     Ok(Conversations::open(ctx.state.data_dir())?.delete(id)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_token_wait_the_user_set_reaches_the_asker() {
+        let set = Settings { first_token_within_s: Some(8.0), ..Settings::default() };
+        assert_eq!(ask_options(&set, Vec::new()).first_token_within_s, Some(8.0));
+        for unset in [None, Some(0.0), Some(-3.0), Some(f64::NAN)] {
+            let s = Settings { first_token_within_s: unset, ..Settings::default() };
+            assert_eq!(ask_options(&s, vec![PathBuf::from("/docs")]).first_token_within_s, None, "{unset:?}");
+        }
+        assert_eq!(ask_options(&Settings::default(), vec![PathBuf::from("/docs")]).scope, vec![PathBuf::from("/docs")]);
+    }
 }

@@ -44,4 +44,10 @@ embed_endpoint_model: string,
  * Parse files even though the parser's sandbox lacks a layer on this machine (the library
  * view names it); chosen by the user in a native confirmation.
  */
-accept_weak_sandbox: boolean, };
+accept_weak_sandbox: boolean, 
+/**
+ * Seconds the user is willing to wait for the model's first word: the evidence is cut to
+ * what the model reads in that time on this machine (its measured prompt speed). `None`
+ * (or 0) sets no limit.
+ */
+first_token_within_s: number | null, };

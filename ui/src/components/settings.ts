@@ -145,6 +145,10 @@ export function openSettings(): void {
   const embedInput = h("input", { attrs: { type: "text", id: "set-embed", placeholder: t("settings.embedPlaceholder"), spellcheck: "false" } });
   const gpu = h("input", { attrs: { type: "checkbox", id: "set-gpu" } });
   const ocr = h("input", { attrs: { type: "checkbox", id: "set-ocr" } });
+  const firstToken = h("input", {
+    attrs: { type: "number", id: "set-first-token", min: "1", step: "1", placeholder: t("settings.firstTokenNone") },
+    testid: "first-token-within",
+  });
   const dataDir = h("input", { attrs: { type: "text", id: "set-data", readonly: true } });
   // Where answers are written: this computer, or an OpenAI-compatible server.
   const genLocal = h("input", { testid: "generate-local", attrs: { type: "radio", name: "set-generate", id: "set-generate-local" } });
@@ -317,6 +321,7 @@ export function openSettings(): void {
     gpu.checked = s.gpu_offload && m.gpu_supported;
     gpu.disabled = !m.gpu_supported;
     ocr.checked = !s.skip_ocr;
+    firstToken.value = s.first_token_within_s ? String(s.first_token_within_s) : "";
     dataDir.value = s.data_dir;
     genServer.checked = s.use_endpoint;
     genLocal.checked = !s.use_endpoint;
@@ -388,6 +393,7 @@ export function openSettings(): void {
               : t("settings.gpuUnavailable"),
           }),
         ),
+        field(t("settings.firstToken"), "set-first-token", firstToken, t("settings.firstTokenNote")),
       ),
       h(
         "fieldset",
@@ -418,6 +424,7 @@ export function openSettings(): void {
       embed_model: embedInput.value.trim() || null,
       gpu_offload: gpu.checked,
       skip_ocr: !ocr.checked,
+      first_token_within_s: firstTokenSeconds(firstToken.value),
       use_endpoint: genServer.checked,
       endpoint_url: endpointUrl.value.trim(),
       endpoint_model: endpointModel.value,
@@ -444,4 +451,10 @@ export function openSettings(): void {
       replaceChildren(form, h("div", { class: "answer-error" }, icon("alert", 16), h("span", { text: t("settings.loadFailedDetail", { error: api.errorText(e) }) })));
       toastError(e, t("settings.loadFailed"));
     });
+}
+
+/** The first-token wait typed in the field: a positive number of seconds, or no limit. */
+export function firstTokenSeconds(typed: string): number | null {
+  const seconds = Number.parseFloat(typed.trim());
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
 }
