@@ -197,7 +197,11 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
       if (i >= 0) conversations.splice(i, 1);
       return null;
     },
-    answer_markdown: ({ conversationId, turn }) => markdownOf(turnOf(conversationId, turn).answer),
+    answer_markdown: ({ conversationId, turn }) => {
+      const answer = turnOf(conversationId, turn).answer;
+      if (!answer) throw appError("failed", "the stored answer of this turn cannot be read");
+      return markdownOf(answer);
+    },
     export_answer: ({ conversationId, turn, format }) => {
       turnOf(conversationId, turn);
       return `${HOME}/pagewise-answer.${format === "csv" ? "csv" : "md"}`;

@@ -60,7 +60,7 @@ pub enum ExportFormat {
 fn turn_record(ctx: &CommandContext, conversation: i64, turn: usize) -> Result<(String, AnswerRecord)> {
     let turns = Conversations::open(&ctx.data_dir)?.turns(conversation)?;
     let Some(t) = turns.into_iter().nth(turn) else { bail!("conversation {conversation} has no turn {turn}") };
-    Ok((t.question, AnswerRecord::from_json(&t.answer)?))
+    Ok((t.question, AnswerRecord::of(t.answer.as_ref())?))
 }
 
 pub fn conversations(ctx: &CommandContext, cmd: ConversationsCmd) -> Result<i32> {

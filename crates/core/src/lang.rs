@@ -1,11 +1,11 @@
 //! The language of a question, by script: answers, prompts and the "not covered" sentence
 //! follow it. Scripts are enough here: what matters is CJK against alphabetic text.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::text::{is_han, is_hangul, is_kana};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Lang {

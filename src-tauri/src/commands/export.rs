@@ -16,7 +16,7 @@ fn stored_turn(state: &AppState, conversation_id: i64, turn: usize) -> CmdResult
 }
 
 fn record(state: &AppState, conversation_id: i64, turn: usize) -> CmdResult<AnswerRecord> {
-    Ok(AnswerRecord::from_json(&stored_turn(state, conversation_id, turn)?.answer)?)
+    Ok(AnswerRecord::of(stored_turn(state, conversation_id, turn)?.answer.as_ref())?)
 }
 
 pub fn answer_markdown(ctx: &Ctx<impl Runtime>, conversation_id: i64, turn: usize) -> CmdResult<String> {
@@ -54,7 +54,7 @@ pub fn report_citation(
     label: String,
 ) -> CmdResult<i64> {
     let stored = stored_turn(&ctx.state, conversation_id, turn)?;
-    let answer = AnswerRecord::from_json(&stored.answer)?;
+    let answer = AnswerRecord::of(stored.answer.as_ref())?;
     let cited = answer
         .citation_of(chunk_id)
         .ok_or_else(|| AppError::not_found("that citation is not part of this answer"))?;

@@ -9,6 +9,10 @@ import type { Sentence } from "./Sentence";
 import type { Step } from "./Step";
 import type { Timings } from "./Timings";
 
+/**
+ * One answer: what the pipeline returns, what the app is sent, and what a conversation stores
+ * (read back with the defaults for what older versions did not write).
+ */
 export type Answer = { question: string, 
 /**
  * The query retrieval used when the question was a follow-up.

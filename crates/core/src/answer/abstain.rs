@@ -7,14 +7,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::evidence::EvidenceSet;
 use crate::lang::Lang;
 use crate::text::{content_terms, cosine, coverage_terms, sentences, term_recall};
 use crate::retrieve::Ranking;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RetrievalSignals {
     pub coverage: f32,

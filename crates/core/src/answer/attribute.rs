@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
 use crate::lang::Lang;
@@ -25,7 +25,7 @@ pub const SUPPORT_MIN: f32 = 0.45;
 /// unstated facts worded like their source just over.
 pub const UNSURE_BAND: f32 = 0.12;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Citation {
     pub label: String,
@@ -73,7 +73,7 @@ pub fn section_label(doc_path: &std::path::Path, heading_path: &[String]) -> Opt
     (!paged && !heading_path.is_empty()).then(|| heading_path.join(" › "))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SentenceStatus {
@@ -92,7 +92,7 @@ pub enum SentenceStatus {
     Quote,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Sentence {
     pub text: String,
@@ -123,7 +123,8 @@ impl Sentence {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AttributionCounts {
     pub sentences: usize,

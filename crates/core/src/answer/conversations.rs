@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use super::outcome::Answer;
+
 use crate::error::{Error, Result};
 
 use crate::data_dir::CONVERSATIONS_FILE;
@@ -43,8 +45,9 @@ pub struct ConversationSummary {
 pub struct Turn {
     pub question: String,
     pub standalone_query: String,
-    #[cfg_attr(feature = "ts", ts(as = "super::Answer"))]
-    pub answer: serde_json::Value,
+    /// The stored answer read back, with defaults for what older versions did not write;
+    /// `None` where its record cannot be read.
+    pub answer: Option<Answer>,
     pub created_at: i64,
 }
 
@@ -122,7 +125,7 @@ impl Conversations {
                 Ok(Turn {
                     question: r.get(0)?,
                     standalone_query: r.get(1)?,
-                    answer: serde_json::from_str(&answer).unwrap_or(serde_json::Value::Null),
+                    answer: serde_json::from_str(&answer).ok(),
                     created_at: r.get(3)?,
                 })
             })
@@ -176,5 +179,60 @@ mod tests {
         c.delete(id).unwrap();
         assert!(matches!(c.turns(id), Err(Error::NoSuchConversation(_))));
         assert!(matches!(c.add_turn(99, "q", "q", &serde_json::Value::Null), Err(Error::NoSuchConversation(99))));
+    }
+
+    #[test]
+    fn turns_stored_by_the_previous_version_open_as_answers() {
+        // Recorded from the stop-39 build: an extractive answer and an abstained one, as its
+        // `pagewise ask` stored them (tests/fixtures/stored-turns/README.md).
+        let stored = [
+            include_str!("../../../../tests/fixtures/stored-turns/stop39-1.json"),
+            include_str!("../../../../tests/fixtures/stored-turns/stop39-2.json"),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let c = Conversations::open(dir.path()).unwrap();
+        let id = c.create("How many sites does the cooperative run?").unwrap();
+        let values: Vec<serde_json::Value> = stored.iter().map(|s| serde_json::from_str(s).unwrap()).collect();
+        for v in &values {
+            c.add_turn(id, v["question"].as_str().unwrap(), v["question"].as_str().unwrap(), v).unwrap();
+        }
+        // A turn from before sentences were recorded, and one whose record is not an answer.
+        c.add_turn(id, "revenue?", "revenue?", &serde_json::json!({"question": "revenue?", "answer": "Revenue was $5m [Doc1_p2]."})).unwrap();
+        c.add_turn(id, "broken", "broken", &serde_json::json!("not an answer")).unwrap();
+
+        let turns = Conversations::open(dir.path()).unwrap().turns(id).unwrap();
+        assert_eq!(turns.len(), 4);
+        let extractive = turns[0].answer.as_ref().expect("the stop-39 answer opens");
+        assert_eq!((extractive.mode, extractive.abstained), (super::super::AnswerMode::Extractive, false));
+        assert_eq!(extractive.sentences.len(), 2);
+        assert!(extractive.sentences.iter().all(|s| !s.citations.is_empty()));
+        assert!(extractive.notices.is_empty(), "older turns carry their English note only");
+        assert!(extractive.note.as_deref().is_some_and(|n| n.starts_with("Extractive answer")));
+        let abstained = turns[1].answer.as_ref().expect("the stop-39 abstention opens");
+        assert!(abstained.abstained && abstained.sentences.is_empty() && !abstained.citations.is_empty());
+        // Nothing an older version wrote is lost in reading it (scores compared to f32 precision).
+        for (turn, original) in turns.iter().zip(&values) {
+            let mut read = serde_json::to_value(turn.answer.as_ref().unwrap()).unwrap();
+            read.as_object_mut().unwrap().remove("notices");
+            assert_eq!(to_f32(read), to_f32(original.clone()));
+        }
+        let oldest = turns[2].answer.as_ref().expect("a turn without sentences opens");
+        assert_eq!((oldest.answer.as_str(), oldest.sentences.len(), oldest.timings.total_ms), ("Revenue was $5m [Doc1_p2].", 0, 0.0));
+        assert!(turns[3].answer.is_none(), "a record that is no answer opens as none, not as an error");
+        let record = crate::answer::export::AnswerRecord::of(turns[0].answer.as_ref()).unwrap();
+        assert!(crate::answer::export::to_markdown(&record).contains("sites"));
+        assert!(crate::answer::export::AnswerRecord::of(None).is_err());
+    }
+
+
+    /// Every fractional number as the f32 it was written from.
+    fn to_f32(v: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match v {
+            Value::Number(n) if n.is_f64() => serde_json::json!(format!("{:e}", n.as_f64().unwrap_or_default() as f32)),
+            Value::Array(items) => Value::Array(items.into_iter().map(to_f32).collect()),
+            Value::Object(fields) => Value::Object(fields.into_iter().map(|(k, v)| (k, to_f32(v))).collect()),
+            other => other,
+        }
     }
 }

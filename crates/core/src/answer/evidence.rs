@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::facets::date_of;
 use crate::index::DocumentInfo;
 use crate::retrieve::Hit;
 use crate::span::Span;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvidencePassage {
     pub chunk_id: i64,
@@ -23,7 +23,7 @@ pub struct EvidencePassage {
     pub score: f32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EvidencePage {
     pub label: String,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::outcome::Answer;
 use crate::error::{Error, Result};
 use crate::span::Span;
 
@@ -47,6 +48,13 @@ impl AnswerRecord {
     /// The citation of passage `chunk_id` in this answer, wherever it is cited.
     pub fn citation_of(&self, chunk_id: i64) -> Option<&CitationRecord> {
         self.sentences.iter().flat_map(|s| &s.citations).chain(&self.citations).find(|c| c.chunk_id == chunk_id)
+    }
+
+    /// The record of a stored turn's answer; a turn whose answer could not be read has none.
+    pub fn of(answer: Option<&Answer>) -> Result<AnswerRecord> {
+        let answer = answer.ok_or_else(|| Error::AnswerRecord("the stored answer of this turn cannot be read".into()))?;
+        let value = serde_json::to_value(answer).map_err(|e| Error::AnswerRecord(e.to_string()))?;
+        AnswerRecord::from_json(&value)
     }
 
     pub fn from_json(value: &serde_json::Value) -> Result<AnswerRecord> {

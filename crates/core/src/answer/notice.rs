@@ -2,12 +2,12 @@
 //! model's, that it was stopped — as codes with parameters, so that the app says them in the
 //! user's language. [`Notice::english`] is the wording of the command line and of `note`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::facts::Reason;
 use crate::lang::Lang;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Notice {
@@ -40,7 +40,7 @@ pub enum Notice {
 }
 
 /// Why an answer abstained.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Abstention {

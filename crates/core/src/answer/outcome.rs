@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::abstain::RetrievalSignals;
 use super::attribute::{AttributionCounts, Citation, Sentence};
@@ -23,10 +23,11 @@ pub enum AskEvent<'a> {
     Progress { done: usize, total: usize, what: &'a str },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum AnswerMode {
+    #[default]
     Generated,
     Extractive,
     Abstained,
@@ -35,7 +36,8 @@ pub enum AnswerMode {
     Library,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Timings {
     pub retrieve_ms: f64,
@@ -50,7 +52,10 @@ pub struct Timings {
     pub generated_tokens: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One answer: what the pipeline returns, what the app is sent, and what a conversation stores
+/// (read back with the defaults for what older versions did not write).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     pub question: String,

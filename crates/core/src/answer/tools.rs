@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::engine::{Queries, Reader};
@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::index::DocumentInfo;
 use crate::retrieve::{Hit, Ranking, SearchMode, SearchParams};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Step {
     pub index: usize,

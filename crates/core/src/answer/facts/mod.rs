@@ -12,7 +12,7 @@ pub mod periods;
 pub mod polarity;
 pub mod table;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use amounts::{amounts, caption_scale, Amount, Family};
 pub use compare::{conflict, SourceUnit};
@@ -20,7 +20,7 @@ pub use periods::{periods, Period};
 pub use polarity::{directions, negated, Direction};
 
 /// Why a sentence is not supported by the passages it could cite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Reason {
