@@ -131,24 +131,18 @@ impl Stores {
         let new_chunks: Vec<NewChunk> = chunks
             .into_iter()
             .enumerate()
-            .map(|(ordinal, c)| NewChunk {
+            .map(|(ordinal, chunk)| NewChunk {
                 id: chunk_id(doc_id, &content_hash, ordinal),
-                vector: reusable.get(&reuse_key(&label, &c.heading_path, &c.text)).cloned(),
-                page: c.page,
-                byte_start: c.byte_start,
-                byte_end: c.byte_end,
-                heading_path: c.heading_path,
-                text: c.text,
-                digest: c.digest,
-                token_count: c.token_count,
+                vector: reusable.get(&reuse_key(&label, &chunk.heading_path, &chunk.text)).cloned(),
+                chunk,
             })
             .collect();
         let title_field = label.clone();
-        let headings: Vec<String> = new_chunks.iter().map(|c| c.heading_path.join(" > ")).collect();
+        let headings: Vec<String> = new_chunks.iter().map(|c| c.chunk.heading_path.join(" > ")).collect();
         let lexical: Vec<LexicalChunk<'_>> = new_chunks
             .iter()
             .zip(&headings)
-            .map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &title_field, heading: h, body: &c.text })
+            .map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &title_field, heading: h, body: &c.chunk.text })
             .collect();
         self.lexical.delete_document(doc_id)?;
         let first_page = document.pages.first().map(|p| p.text.as_str()).unwrap_or_default();
@@ -344,7 +338,7 @@ pub(super) fn unembedded(batch: &Batch) -> Vec<(i64, String)> {
         .iter()
         .flat_map(|v| {
             let label = document_label(&v.title, &v.path);
-            v.chunks.iter().filter(|c| c.vector.is_none()).map(move |c| (c.id, embedding_text(&label, &c.heading_path, &c.text)))
+            v.chunks.iter().filter(|c| c.vector.is_none()).map(move |c| (c.id, embedding_text(&label, &c.chunk.heading_path, &c.chunk.text)))
         })
         .collect()
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::store::{NewChunk, NewVersion};
+use crate::chunk::Chunk;
 use super::commit::{chunk_id, Batch};
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::error::{Error, Result};
@@ -54,8 +55,7 @@ impl Stores {
                 if c.vector.len() != self.vectors.dimensions() {
                     return Err(bad(format!("chunk {ordinal} has {} dimensions, the index {}", c.vector.len(), self.vectors.dimensions())));
                 }
-                chunks.push(NewChunk {
-                    id: chunk_id(doc_id, &doc.content_hash, ordinal),
+                let chunk = Chunk {
                     page: c.page,
                     byte_start: c.byte_start,
                     byte_end: c.byte_end,
@@ -63,13 +63,13 @@ impl Stores {
                     heading_path: c.heading_path,
                     text: c.text,
                     token_count: c.token_count,
-                    vector: Some(c.vector),
-                });
+                };
+                chunks.push(NewChunk { id: chunk_id(doc_id, &doc.content_hash, ordinal), chunk, vector: Some(c.vector) });
             }
             let label = document_label(&doc.title, &doc.path);
-            let headings: Vec<String> = chunks.iter().map(|c| c.heading_path.join(" > ")).collect();
+            let headings: Vec<String> = chunks.iter().map(|c| c.chunk.heading_path.join(" > ")).collect();
             let lexical: Vec<LexicalChunk<'_>> =
-                chunks.iter().zip(&headings).map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &label, heading: h, body: &c.text }).collect();
+                chunks.iter().zip(&headings).map(|(c, h)| LexicalChunk { chunk_id: c.id, title: &label, heading: h, body: &c.chunk.text }).collect();
             self.lexical.add_profile(doc_id, &document_profile(&label, doc.pages.first().map(String::as_str).unwrap_or_default()))?;
             self.lexical.add_chunks(doc_id, &lexical)?;
             for c in &chunks {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 
 use super::MetaKey;
+use crate::chunk::Chunk;
 use crate::error::{Error, Result};
 use crate::span::Span;
 
@@ -110,13 +111,7 @@ pub struct NewVersion {
 #[derive(Debug, Clone)]
 pub struct NewChunk {
     pub id: i64,
-    pub page: u32,
-    pub byte_start: usize,
-    pub byte_end: usize,
-    pub heading_path: Vec<String>,
-    pub text: String,
-    pub digest: String,
-    pub token_count: usize,
+    pub chunk: Chunk,
     /// Carried over when the same content was already embedded (a moved file).
     pub vector: Option<Vec<f32>>,
 }
@@ -810,10 +805,10 @@ fn write_version(tx: &rusqlite::Transaction<'_>, v: &NewVersion, now: i64) -> ru
         "INSERT INTO chunks(id, document_id, ordinal, page, byte_start, byte_end, heading_path, text, digest, token_count, vector)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
-    for (ordinal, c) in v.chunks.iter().enumerate() {
+    for (ordinal, NewChunk { id, chunk: c, vector }) in v.chunks.iter().enumerate() {
         let heading = serde_json::to_string(&c.heading_path).unwrap_or_else(|_| "[]".into());
         chunk_stmt.execute(params![
-            c.id,
+            id,
             v.doc_id,
             ordinal as i64,
             c.page,
@@ -823,7 +818,7 @@ fn write_version(tx: &rusqlite::Transaction<'_>, v: &NewVersion, now: i64) -> ru
             c.text,
             c.digest,
             c.token_count as i64,
-            c.vector.as_deref().map(vector_to_blob),
+            vector.as_deref().map(vector_to_blob),
         ])?;
     }
     tx.execute("DELETE FROM failures WHERE path=?1", [p])?;
