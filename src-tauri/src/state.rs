@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
@@ -303,6 +304,11 @@ impl AppState {
 
     pub fn data_dir(&self) -> &Path {
         &self.inner.data_dir
+    }
+
+    /// The conversations kept in the app's data dir.
+    pub fn conversations(&self) -> pagewise_core::Result<Conversations> {
+        Conversations::open(&self.inner.data_dir)
     }
 }
 

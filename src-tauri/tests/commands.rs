@@ -223,9 +223,13 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert!(matches!(invoke(&webview, "page_image", json!({ "docId": pilot["doc_id"], "page": 1, "widthPx": 400 })), Ok(Reply::Raw(_))));
 
     // Export and feedback.
-    let markdown = call(&webview, "answer_markdown", json!({ "conversationId": conversation, "turn": 0 }));
+    // Copy's Markdown comes from the core for the answer the page holds, and is the same for
+    // the turn as stored.
+    let markdown = call(&webview, "answer_markdown", json!({ "answer": answer }));
     let markdown = markdown.as_str().unwrap();
     assert!(markdown.contains("### Sources") && markdown.contains("field-guide-solar-2024.pdf"), "{markdown}");
+    let stored = call(&webview, "open_conversation", json!({ "id": conversation }))[0]["answer"].clone();
+    assert_eq!(call(&webview, "answer_markdown", json!({ "answer": stored })).as_str(), Some(markdown));
     let claim = answer["sentences"][0]["text"].as_str().unwrap_or("claim");
     call(
         &webview,

@@ -95,9 +95,9 @@ describe("commands through Tauri's IPC (mocked)", () => {
 
   it("send the arguments under the contract's names", async () => {
     const seen = vi.fn(() => "# md");
-    install({ answer_markdown: seen });
-    await api.answerMarkdown(4, 2);
-    expect(seen).toHaveBeenCalledWith({ conversationId: 4, turn: 2 });
+    install({ export_answer: seen });
+    await api.exportAnswer(4, 2, "csv");
+    expect(seen).toHaveBeenCalledWith({ conversationId: 4, turn: 2, format: "csv" });
   });
 
   it("reject with a CommandError carrying the backend's kind", async () => {

@@ -135,8 +135,8 @@ export async function openConversation(id: number): Promise<(Omit<Turn, "answer"
 export const renameConversation = (id: number, title: string) =>
   call("rename_conversation", { id, title });
 export const deleteConversation = (id: number) => call("delete_conversation", { id });
-export const answerMarkdown = (conversationId: number, turn: number) =>
-  call("answer_markdown", { conversationId, turn });
+/** The answer as Markdown with its citations, built by the core (saved or not). */
+export const answerMarkdown = (answer: Answer) => call("answer_markdown", { answer });
 export const exportAnswer = (conversationId: number, turn: number, format: ExportFormat) =>
   call("export_answer", { conversationId, turn, format });
 export const reportCitation = (

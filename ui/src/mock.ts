@@ -197,11 +197,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
       if (i >= 0) conversations.splice(i, 1);
       return null;
     },
-    answer_markdown: ({ conversationId, turn }) => {
-      const answer = turnOf(conversationId, turn).answer;
-      if (!answer) throw appError("failed", "the stored answer of this turn cannot be read");
-      return markdownOf(answer);
-    },
+    answer_markdown: ({ answer }) => markdownOf(answer),
     export_answer: ({ conversationId, turn, format }) => {
       turnOf(conversationId, turn);
       return `${HOME}/pagewise-answer.${format === "csv" ? "csv" : "md"}`;

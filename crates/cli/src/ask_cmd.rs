@@ -7,7 +7,6 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use pagewise_core::answer::session::ask_in_conversation;
-use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::{models, Reader};
 
@@ -122,7 +121,7 @@ pub fn run(ctx: &CommandContext, args: AskArgs) -> Result<i32> {
             }
         }
     };
-    let conversations = Conversations::open(&ctx.data_dir)?;
+    let conversations = ctx.conversations()?;
     let cancel = Arc::new(AtomicBool::new(false));
     {
         let cancel = Arc::clone(&cancel);

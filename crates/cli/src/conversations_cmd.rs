@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
 use pagewise_core::index::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
-use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::{Queries, Reader};
 
 use crate::CommandContext;
@@ -58,13 +57,13 @@ pub enum ExportFormat {
 }
 
 fn turn_record(ctx: &CommandContext, conversation: i64, turn: usize) -> Result<(String, AnswerRecord)> {
-    let turns = Conversations::open(&ctx.data_dir)?.turns(conversation)?;
+    let turns = ctx.conversations()?.turns(conversation)?;
     let Some(t) = turns.into_iter().nth(turn) else { bail!("conversation {conversation} has no turn {turn}") };
     Ok((t.question, AnswerRecord::of(t.answer.as_ref())?))
 }
 
 pub fn conversations(ctx: &CommandContext, cmd: ConversationsCmd) -> Result<i32> {
-    let store = Conversations::open(&ctx.data_dir)?;
+    let store = ctx.conversations()?;
     match cmd {
         ConversationsCmd::List { json } => {
             for c in store.list()? {

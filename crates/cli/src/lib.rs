@@ -25,6 +25,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::parse::pdf::PdfLimits;
 use pagewise_core::{models, EngineConfig, PdfParsing};
 
@@ -97,6 +98,11 @@ impl CommandContext {
         };
         pagewise_core::netlog::record_to(&context.data_dir);
         context
+    }
+
+    /// The conversations kept in this data dir.
+    pub fn conversations(&self) -> Result<Conversations> {
+        Ok(Conversations::open(&self.data_dir)?)
     }
 
     pub fn config(&self, worker_timeout: Duration) -> Result<EngineConfig> {

@@ -4,7 +4,6 @@ use std::sync::atomic::Ordering;
 use pagewise_core::answer::conversations::{ConversationSummary, Turn};
 use pagewise_core::answer::session::ask_in_conversation;
 use pagewise_core::answer::suggest::suggested_questions as suggest;
-use pagewise_core::answer::conversations::Conversations;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker};
 use tauri::ipc::Channel;
 use tauri::Runtime;
@@ -48,7 +47,7 @@ pub fn ask(
         generator: generator.as_deref(),
         options: ask_options(&state.settings(), scope),
     };
-    let conversations = Conversations::open(state.data_dir())?;
+    let conversations = state.conversations()?;
     let mut sink = |event: AskEvent<'_>| {
         let message = match event {
             AskEvent::Step(step) => AskStreamEvent::Step { step: step.clone() },
@@ -77,11 +76,11 @@ pub fn suggested_questions(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<String>> {
 }
 
 pub fn list_conversations(ctx: &Ctx<impl Runtime>) -> CmdResult<Vec<ConversationSummary>> {
-    Ok(Conversations::open(ctx.state.data_dir())?.list()?)
+    Ok(ctx.state.conversations()?.list()?)
 }
 
 pub fn open_conversation(ctx: &Ctx<impl Runtime>, id: i64) -> CmdResult<Vec<Turn>> {
-    Ok(Conversations::open(ctx.state.data_dir())?.turns(id)?)
+    Ok(ctx.state.conversations()?.turns(id)?)
 }
 
 pub fn rename_conversation(ctx: &Ctx<impl Runtime>, id: i64, title: String) -> CmdResult<()> {
@@ -89,11 +88,11 @@ pub fn rename_conversation(ctx: &Ctx<impl Runtime>, id: i64, title: String) -> C
     if title.is_empty() {
         return Err(AppError::invalid("a conversation needs a name"));
     }
-    Ok(Conversations::open(ctx.state.data_dir())?.rename(id, title)?)
+    Ok(ctx.state.conversations()?.rename(id, title)?)
 }
 
 pub fn delete_conversation(ctx: &Ctx<impl Runtime>, id: i64) -> CmdResult<()> {
-    Ok(Conversations::open(ctx.state.data_dir())?.delete(id)?)
+    Ok(ctx.state.conversations()?.delete(id)?)
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 use pagewise_core::Queries;
+use pagewise_core::answer::Answer;
 use pagewise_core::answer::conversations::Turn;
 use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
 use pagewise_core::index::feedback::{FeedbackStore, NewFeedback};
-use pagewise_core::answer::conversations::Conversations;
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 
@@ -11,7 +11,7 @@ use crate::dto::ExportFormat;
 use crate::state::AppState;
 
 fn stored_turn(state: &AppState, conversation_id: i64, turn: usize) -> CmdResult<Turn> {
-    let turns = Conversations::open(state.data_dir())?.turns(conversation_id)?;
+    let turns = state.conversations()?.turns(conversation_id)?;
     turns.into_iter().nth(turn).ok_or_else(|| AppError::not_found(format!("conversation {conversation_id} has no answer {}", turn + 1)))
 }
 
@@ -19,8 +19,10 @@ fn record(state: &AppState, conversation_id: i64, turn: usize) -> CmdResult<Answ
     Ok(AnswerRecord::of(stored_turn(state, conversation_id, turn)?.answer.as_ref())?)
 }
 
-pub fn answer_markdown(ctx: &Ctx<impl Runtime>, conversation_id: i64, turn: usize) -> CmdResult<String> {
-    Ok(to_markdown(&record(&ctx.state, conversation_id, turn)?))
+/// The answer the page shows, as Markdown with its citations: built here, the one place
+/// (export and Copy alike), whether or not the answer was saved.
+pub fn answer_markdown(_ctx: &Ctx<impl Runtime>, answer: Answer) -> CmdResult<String> {
+    Ok(to_markdown(&AnswerRecord::of(Some(&answer))?))
 }
 
 /// Asks where to save with the native dialog (on the Rust side), then writes the file.

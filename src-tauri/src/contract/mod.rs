@@ -107,7 +107,7 @@ contract! {
     chat::open_conversation(id: i64) -> Vec<Turn>;
     chat::rename_conversation(id: i64, title: String) -> ();
     chat::delete_conversation(id: i64) -> ();
-    export::answer_markdown(conversation_id: i64, turn: usize) -> String;
+    export::answer_markdown(answer: Answer) -> String;
     export::export_answer(conversation_id: i64, turn: usize, format: ExportFormat) -> Option<String>;
     export::report_citation(conversation_id: i64, turn: usize, sentence: String, chunk_id: i64, label: String) -> i64;
     settings::model_status() -> ModelStatus;

@@ -40,7 +40,7 @@ export interface Commands {
   open_conversation: { args: { id: number }; result: Array<Turn> };
   rename_conversation: { args: { id: number; title: string }; result: null };
   delete_conversation: { args: { id: number }; result: null };
-  answer_markdown: { args: { conversationId: number; turn: number }; result: string };
+  answer_markdown: { args: { answer: Answer }; result: string };
   export_answer: { args: { conversationId: number; turn: number; format: ExportFormat }; result: string | null };
   report_citation: { args: { conversationId: number; turn: number; sentence: string; chunkId: number; label: string }; result: number };
   model_status: { args: Record<string, never>; result: ModelStatus };

@@ -384,13 +384,8 @@ export class TurnView {
   }
 
   private async copy(btn: HTMLButtonElement, a: Answer): Promise<void> {
-    const turn = this.turn;
     try {
-      const md = await withBusy(btn, async () =>
-        turn.conversationId !== null && turn.turnIndex !== null
-          ? api.answerMarkdown(turn.conversationId, turn.turnIndex)
-          : localMarkdown(a),
-      );
+      const md = await withBusy(btn, () => api.answerMarkdown(a));
       await copyText(md);
       const label = btn.querySelector("span");
       if (label) {
@@ -448,23 +443,6 @@ function stepItem(s: Step): HTMLElement {
 export function snippet(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max - 1).trimEnd() + "…" : flat;
-}
-
-/** Markdown for Copy when the backend cannot produce it (unsaved answer). */
-export function localMarkdown(a: Answer): string {
-  const body = a.sentences.length
-    ? a.sentences
-        .map((s) => s.text.trim() + s.citations.map((c) => ` [${c.label}]`).join(""))
-        .join(" ")
-    : a.answer;
-  const seen = new Set<string>();
-  const refs: string[] = [];
-  for (const c of a.citations.length ? a.citations : a.sentences.flatMap((s) => s.citations)) {
-    if (seen.has(c.label)) continue;
-    seen.add(c.label);
-    refs.push(`- [${c.label}] ${c.doc_title}, ${c.section ?? `p. ${c.page}`} — ${c.doc_path}`);
-  }
-  return refs.length ? `${body}\n\n${refs.join("\n")}\n` : `${body}\n`;
 }
 
 /** Clipboard write with a fallback for webviews without the async API. */

@@ -25,7 +25,8 @@ CREATE TABLE IF NOT EXISTS turns (
     question TEXT NOT NULL,
     standalone_query TEXT NOT NULL,
     answer_json TEXT NOT NULL,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL,
+    answer_format INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS turns_conversation ON turns(conversation_id);
 "#;
@@ -51,6 +52,12 @@ pub struct Turn {
     pub created_at: i64,
 }
 
+/// The form of `answer_json` this version writes. 1: an `Answer` with its English `note`
+/// only (stop 39 and before; rows written then carry no format and read as 1). 2: typed
+/// `notices` beside the note. A reader keeps every format it knows readable; serde's defaults
+/// fill what an older format did not write.
+pub const ANSWER_FORMAT: u32 = 2;
+
 pub struct Conversations {
     conn: Connection,
     path: PathBuf,
@@ -70,9 +77,22 @@ impl Conversations {
             .conn
             .execute_batch(&format!("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; {SCHEMA}"))
             .map_err(|e| store.e(e))?;
+        store.add_format_column().map_err(|e| store.e(e))?;
         // The database and its journal were just created with the default umask.
         crate::data_dir::make_private(data_dir)?;
         Ok(store)
+    }
+
+    /// Files written before turns carried their format get the column; their rows read as 1.
+    fn add_format_column(&self) -> rusqlite::Result<()> {
+        let has_it: bool = self
+            .conn
+            .query_row("SELECT count(*) FROM pragma_table_info('turns') WHERE name='answer_format'", [], |r| r.get::<_, i64>(0))
+            .map(|n| n > 0)?;
+        if !has_it {
+            self.conn.execute_batch("ALTER TABLE turns ADD COLUMN answer_format INTEGER NOT NULL DEFAULT 1")?;
+        }
+        Ok(())
     }
 
     fn e(&self, source: rusqlite::Error) -> Error {
@@ -96,15 +116,21 @@ impl Conversations {
             .map_err(|e| self.e(e))
     }
 
-    pub fn add_turn(&self, id: i64, question: &str, standalone_query: &str, answer: &serde_json::Value) -> Result<()> {
+    /// Records `answer` as the conversation's next turn, in this version's format.
+    pub fn add_turn(&self, id: i64, question: &str, standalone_query: &str, answer: &Answer) -> Result<()> {
+        let json = serde_json::to_string(answer).map_err(|e| Error::AnswerRecord(e.to_string()))?;
+        self.insert_turn(id, question, standalone_query, &json, ANSWER_FORMAT)
+    }
+
+    fn insert_turn(&self, id: i64, question: &str, standalone_query: &str, answer_json: &str, format: u32) -> Result<()> {
         if !self.exists(id)? {
             return Err(Error::NoSuchConversation(id));
         }
         let t = now();
         self.conn
             .execute(
-                "INSERT INTO turns (conversation_id, question, standalone_query, answer_json, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, question, standalone_query, answer.to_string(), t],
+                "INSERT INTO turns (conversation_id, question, standalone_query, answer_json, created_at, answer_format) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![id, question, standalone_query, answer_json, t, format],
             )
             .map_err(|e| self.e(e))?;
         self.conn.execute("UPDATE conversations SET updated_at=?2 WHERE id=?1", params![id, t]).map_err(|e| self.e(e))?;
@@ -169,16 +195,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = Conversations::open(dir.path()).unwrap();
         let id = c.create("What was revenue in 2021?").unwrap();
-        c.add_turn(id, "What was revenue in 2021?", "What was revenue in 2021?", &serde_json::json!({"answer": "x"})).unwrap();
-        c.add_turn(id, "and in 2022?", "What was revenue in 2022?", &serde_json::json!({"answer": "y"})).unwrap();
+        c.add_turn(id, "What was revenue in 2021?", "What was revenue in 2021?", &answer_saying("x")).unwrap();
+        c.add_turn(id, "and in 2022?", "What was revenue in 2022?", &answer_saying("y")).unwrap();
         let turns = Conversations::open(dir.path()).unwrap().turns(id).unwrap();
         assert_eq!(turns.len(), 2);
         assert_eq!(turns[1].standalone_query, "What was revenue in 2022?");
+        assert_eq!(turns[1].answer.as_ref().map(|a| a.answer.as_str()), Some("y"));
         c.rename(id, "Revenue").unwrap();
         assert_eq!(c.list().unwrap()[0].title, "Revenue");
         c.delete(id).unwrap();
         assert!(matches!(c.turns(id), Err(Error::NoSuchConversation(_))));
-        assert!(matches!(c.add_turn(99, "q", "q", &serde_json::Value::Null), Err(Error::NoSuchConversation(99))));
+        assert!(matches!(c.add_turn(99, "q", "q", &answer_saying("z")), Err(Error::NoSuchConversation(99))));
     }
 
     #[test]
@@ -194,11 +221,11 @@ mod tests {
         let id = c.create("How many sites does the cooperative run?").unwrap();
         let values: Vec<serde_json::Value> = stored.iter().map(|s| serde_json::from_str(s).unwrap()).collect();
         for v in &values {
-            c.add_turn(id, v["question"].as_str().unwrap(), v["question"].as_str().unwrap(), v).unwrap();
+            c.insert_turn(id, v["question"].as_str().unwrap(), v["question"].as_str().unwrap(), &v.to_string(), 1).unwrap();
         }
         // A turn from before sentences were recorded, and one whose record is not an answer.
-        c.add_turn(id, "revenue?", "revenue?", &serde_json::json!({"question": "revenue?", "answer": "Revenue was $5m [Doc1_p2]."})).unwrap();
-        c.add_turn(id, "broken", "broken", &serde_json::json!("not an answer")).unwrap();
+        c.insert_turn(id, "revenue?", "revenue?", &serde_json::json!({"question": "revenue?", "answer": "Revenue was $5m [Doc1_p2]."}).to_string(), 1).unwrap();
+        c.insert_turn(id, "broken", "broken", "\"not an answer\"", 1).unwrap();
 
         let turns = Conversations::open(dir.path()).unwrap().turns(id).unwrap();
         assert_eq!(turns.len(), 4);
@@ -224,6 +251,34 @@ mod tests {
         assert!(crate::answer::export::AnswerRecord::of(None).is_err());
     }
 
+
+    fn answer_saying(text: &str) -> Answer {
+        serde_json::from_value(serde_json::json!({"question": "q", "answer": text})).unwrap()
+    }
+
+    #[test]
+    fn a_file_from_before_formats_were_recorded_opens_and_keeps_its_turns() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = Connection::open(dir.path().join(CONVERSATIONS_FILE)).unwrap();
+        old.execute_batch(
+            "CREATE TABLE conversations (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+             CREATE TABLE turns (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                 question TEXT NOT NULL, standalone_query TEXT NOT NULL, answer_json TEXT NOT NULL, created_at INTEGER NOT NULL);
+             INSERT INTO conversations VALUES (1, 'old', 1, 1);
+             INSERT INTO turns VALUES (1, 1, 'q', 'q', '{\"question\":\"q\",\"answer\":\"old answer\"}', 1);",
+        )
+        .unwrap();
+        drop(old);
+        let c = Conversations::open(dir.path()).unwrap();
+        c.add_turn(1, "q2", "q2", &answer_saying("new answer")).unwrap();
+        let formats: Vec<u32> = c.conn.prepare("SELECT answer_format FROM turns ORDER BY id").unwrap()
+            .query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+        assert_eq!(formats, vec![1, ANSWER_FORMAT]);
+        let said: Vec<String> = c.turns(1).unwrap().into_iter().map(|t| t.answer.unwrap().answer).collect();
+        assert_eq!(said, ["old answer", "new answer"]);
+        // Opening it again does not add the column twice.
+        assert_eq!(Conversations::open(dir.path()).unwrap().turns(1).unwrap().len(), 2);
+    }
 
     /// Every fractional number as the f32 it was written from.
     fn to_f32(v: serde_json::Value) -> serde_json::Value {

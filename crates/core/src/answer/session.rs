@@ -4,7 +4,7 @@
 use super::ask::{Answer, AskEvent, Asker};
 use super::conversations::Conversations;
 use crate::engine::Queries;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model_catalog::record_speed;
 
 /// Asks `question` in conversation `conversation_id` (a new one when `None`) and records the
@@ -40,8 +40,6 @@ pub fn ask_in_conversation(
     answer.conversation_id = Some(id);
     answer.turn = Some(earlier.len());
     let standalone = answer.standalone_query.clone().unwrap_or_else(|| question.to_string());
-    let json = serde_json::to_value(&answer)
-        .map_err(|e| Error::AnswerRecord(e.to_string()))?;
-    conversations.add_turn(id, question, &standalone, &json)?;
+    conversations.add_turn(id, question, &standalone, &answer)?;
     Ok(answer)
 }

@@ -58,7 +58,7 @@ impl Asker<'_> {
             return Verdict::Answerable;
         }
         match asked::missing_period(query, evidence) {
-            Some(period) => Verdict::Abstain(Abstention::OtherPeriods { period: format!("{period:?}") }),
+            Some(period) => Verdict::Abstain(Abstention::OtherPeriods { period: period.to_string() }),
             None => Verdict::Answerable,
         }
     }

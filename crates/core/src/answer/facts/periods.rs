@@ -22,6 +22,24 @@ pub enum Period {
     Version(String),
 }
 
+/// A period as people read it in either language: "2026", "Q3 2026", "H1 2026", "2026-03",
+/// "2026-03-31", "v14.2"; a part without a year leaves the year out.
+impl std::fmt::Display for Period {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let year = |y: &Option<i32>| y.map(|y| format!(" {y}")).unwrap_or_default();
+        match self {
+            Period::Year(y) => write!(f, "{y}"),
+            Period::Quarter { year: y, quarter } => write!(f, "Q{quarter}{}", year(y)),
+            Period::Half { year: y, half } => write!(f, "H{half}{}", year(y)),
+            Period::Month { year: Some(y), month } => write!(f, "{y}-{month:02}"),
+            Period::Month { year: None, month } => write!(f, "--{month:02}"),
+            Period::Date { year: Some(y), month, day } => write!(f, "{y}-{month:02}-{day:02}"),
+            Period::Date { year: None, month, day } => write!(f, "--{month:02}-{day:02}"),
+            Period::Version(v) => write!(f, "v{v}"),
+        }
+    }
+}
+
 impl Period {
     fn year(&self) -> Option<i32> {
         match self {
@@ -318,6 +336,16 @@ mod tests {
             assert!(p.iter().any(|o| iso[0].named_by(o)), "{other}: {p:?}");
         }
         assert!(!iso[0].named_by(&kinds("30 December 2024")[0]));
+    }
+
+    #[test]
+    fn periods_read_the_same_in_either_language() {
+        let shown: Vec<String> = ["FY2023", "Q2 2023", "2023年上半年", "as of 2024-12-31", "Added in: v14.2.0"]
+            .iter()
+            .flat_map(|t| kinds(t))
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(shown, ["2023", "Q2 2023", "H1 2023", "2024-12-31", "v14.2"]);
     }
 
     #[test]
