@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use pagewise_core::answer::attribute::Sentence;
-use pagewise_core::answer::tools::Step;
+use pagewise_core::answer::Sentence;
+use pagewise_core::answer::Step;
 use serde::Serialize;
 
 /// What `ask` streams while the answer is being made.

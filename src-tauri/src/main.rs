@@ -12,7 +12,7 @@ fn main() {
             eprintln!("usage: pagewise-app {} [--no-ocr] PDFIUM_LIBRARY", pagewise_app::PARSE_WORKER_ARG);
             std::process::exit(2);
         };
-        let limits = pagewise_core::parse::pdf::PdfLimits { ocr, ..Default::default() };
+        let limits = pagewise_core::parse::PdfLimits { ocr, ..Default::default() };
         let served = pagewise_core::isolation::serve(&PathBuf::from(pdfium), limits);
         std::process::exit(if served.is_ok() { 0 } else { 1 });
     }

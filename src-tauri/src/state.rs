@@ -7,11 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use pagewise_core::answer::conversations::Conversations;
+use pagewise_core::answer::Conversations;
 use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
-use pagewise_core::answer::endpoint_generator::EndpointGenerator;
+use pagewise_core::answer::EndpointGenerator;
 use pagewise_core::openai::{BoundKey, EndpointSettings};
 use pagewise_core::viewer::{PageRender, PageRequest};
 use pagewise_core::{models, EngineConfig, PdfParsing, Queries, Writer};

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use pagewise_app::state::{AppState, StartOptions};
 use pagewise_app::with_commands;
-use pagewise_core::index::feedback::FeedbackStore;
+use pagewise_core::index::FeedbackStore;
 use pagewise_core::library::LibraryStatus;
 use serde_json::{json, Value};
 use tauri::ipc::InvokeResponseBody;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::answer::session::ask_in_conversation;
+use pagewise_core::answer::ask_in_conversation;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker, Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::{models, Reader};
 

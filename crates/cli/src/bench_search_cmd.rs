@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::retrieve::filter::SearchFilter;
-use pagewise_core::library::search::{search_library, SearchOrder};
+use pagewise_core::retrieve::SearchFilter;
+use pagewise_core::library::{search_library, SearchOrder};
 use pagewise_core::Reader;
 
 use crate::CommandContext;

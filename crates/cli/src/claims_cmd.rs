@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use pagewise_core::answer::attribute::{attribute, SentenceStatus, Vectors};
-use pagewise_core::answer::cite::Claim;
-use pagewise_core::answer::evidence::{label, EvidencePage, EvidencePassage, EvidenceSet};
-use pagewise_core::answer::judge::settle_unsure;
-use pagewise_core::answer::support::{source_names, ClaimFacts};
+use pagewise_core::answer::{attribute, SentenceStatus, Vectors};
+use pagewise_core::answer::Claim;
+use pagewise_core::answer::{label, EvidencePage, EvidencePassage, EvidenceSet};
+use pagewise_core::answer::settle_unsure;
+use pagewise_core::answer::{source_names, ClaimFacts};
 use pagewise_core::embed::{Embedder, SentenceEmbedder, TextRole};
 use serde_json::json;
 
@@ -209,7 +209,7 @@ fn check_one(
     let rules_flagged = sentences.first().is_none_or(|s| s.status == SentenceStatus::Unsupported);
     let judge = judging.judge;
     let judge_yes = match judge {
-        Some(g) if judging.every_claim => pagewise_core::answer::judge::claim_supported(g, question, &evidence, &claim),
+        Some(g) if judging.every_claim => pagewise_core::answer::claim_supported(g, question, &evidence, &claim),
         _ => None,
     };
     if let Some(generator) = judge {
@@ -253,7 +253,7 @@ fn check_one(
             .iter()
             .flat_map(|p| p.passages.iter().map(move |x| (p, x)))
             .map(|(p, x)| {
-                let s = pagewise_core::answer::support::support(&facts, vectors.claims[0].as_ref(), x, &p.doc_title, passage_vectors.get(&x.chunk_id));
+                let s = pagewise_core::answer::support(&facts, vectors.claims[0].as_ref(), x, &p.doc_title, passage_vectors.get(&x.chunk_id));
                 json!({"score": s.score, "unit": x.text.get(s.unit.clone()).unwrap_or_default(), "near_miss": s.conflict.map(|(raw, r)| json!([raw, r]))})
             })
             .collect();

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
-use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
-use pagewise_core::index::feedback::{as_eval_questions, FeedbackStore, NewFeedback};
+use pagewise_core::answer::{provenance_csv, to_markdown, AnswerRecord};
+use pagewise_core::index::{as_eval_questions, FeedbackStore, NewFeedback};
 use pagewise_core::{Queries, Reader};
 
 use crate::CommandContext;

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::answer::endpoint_generator::EndpointGenerator;
+use pagewise_core::answer::EndpointGenerator;
 use pagewise_core::openai::EndpointSettings;
 
 #[derive(Args, Clone, Default)]

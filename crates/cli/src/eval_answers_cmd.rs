@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use pagewise_core::answer::attribute::SentenceStatus;
+use pagewise_core::answer::SentenceStatus;
 use pagewise_core::answer::{AnswerMode, AskOptions, Asker};
 use pagewise_core::eval::{answer_cites_gold, load_questions, Question};
 use pagewise_core::{grade, Queries, Reader};

@@ -25,8 +25,8 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-use pagewise_core::answer::conversations::Conversations;
-use pagewise_core::parse::pdf::PdfLimits;
+use pagewise_core::answer::Conversations;
+use pagewise_core::parse::PdfLimits;
 use pagewise_core::{models, EngineConfig, PdfParsing};
 
 /// The options every command of both binaries takes.

@@ -3,8 +3,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use pagewise_core::answer::attribute::section_label;
-use pagewise_core::retrieve::filter::SearchFilter;
+use pagewise_core::answer::section_label;
+use pagewise_core::retrieve::SearchFilter;
 use pagewise_core::{Queries, Reader, SearchMode, SearchParams};
 
 use crate::CommandContext;

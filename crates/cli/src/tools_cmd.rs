@@ -142,7 +142,7 @@ pub struct GenerateBenchArgs {
 /// Prompt-processing and generation speed of the app's llama.cpp generator, printed in the
 /// same JSON lines as bench/generate_peer.py so the two can be compared.
 pub fn generate_bench(args: GenerateBenchArgs) -> Result<i32> {
-    use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Prompt};
+    use pagewise_core::answer::{GenerationEvent, GenerationRequest, Prompt};
     use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
     let prompt = std::fs::read_to_string(&args.prompt_file).with_context(|| format!("cannot read {}", args.prompt_file.display()))?;
     let mut prompt_rates = Vec::new();

@@ -124,7 +124,7 @@ pub fn status(ctx: &CommandContext, json: bool) -> Result<i32> {
 /// What the parser's sandbox holds here, as `status` reports it.
 #[derive(serde::Serialize)]
 struct SandboxReport {
-    applied: Option<pagewise_core::isolation::sandbox::Sandbox>,
+    applied: Option<pagewise_core::isolation::Sandbox>,
     missing: Vec<&'static str>,
     accepted: bool,
     error: Option<String>,
@@ -173,8 +173,8 @@ pub fn history(ctx: &CommandContext, file: &std::path::Path, json: bool) -> Resu
         println!(
             "  {}  modified {}  indexed {}  {} bytes",
             &v.content_hash[..16.min(v.content_hash.len())],
-            pagewise_core::answer::evidence::date_of(v.mtime_ns),
-            pagewise_core::answer::evidence::date_of(v.indexed_at * 1_000_000_000),
+            pagewise_core::answer::date_of(v.mtime_ns),
+            pagewise_core::answer::date_of(v.indexed_at * 1_000_000_000),
             v.size
         );
     }

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use llama_server::Server;
-use pagewise_core::answer::generator::{GenerationEvent, GenerationRequest, Generator, Prompt};
-use pagewise_core::answer::endpoint_generator::EndpointGenerator;
+use pagewise_core::answer::{GenerationEvent, GenerationRequest, Generator, Prompt};
+use pagewise_core::answer::EndpointGenerator;
 use pagewise_core::openai::EndpointSettings;
 
 fn indexed_fixture() -> (tempfile::TempDir, tempfile::TempDir) {

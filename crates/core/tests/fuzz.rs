@@ -16,16 +16,16 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use pagewise_core::answer::cite::{best_quote, find_labels, split_claims};
+use pagewise_core::answer::{best_quote, find_labels, split_claims};
 use pagewise_core::chunk::{chunk_document, ChunkParams, TokenCounter};
 use pagewise_core::glyphs::Glyph;
-use pagewise_core::parse::archive::ZipLimits;
-use pagewise_core::parse::csv::parse_csv;
-use pagewise_core::parse::docx::parse_docx;
-use pagewise_core::parse::epub::parse_epub;
-use pagewise_core::parse::html::parse_html;
-use pagewise_core::parse::reading_order::{column_order, text_of};
-use pagewise_core::parse::text::parse_text;
+use pagewise_core::parse::ZipLimits;
+use pagewise_core::parse::parse_csv;
+use pagewise_core::parse::parse_docx;
+use pagewise_core::parse::parse_epub;
+use pagewise_core::parse::parse_html;
+use pagewise_core::parse::{column_order, text_of};
+use pagewise_core::parse::parse_text;
 use pagewise_core::parse::{Document, Format, Source};
 use pagewise_core::text::{content_terms, sentences, years};
 

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use pagewise_core::answer::evidence::{EvidencePage, EvidencePassage, EvidenceSet};
-use pagewise_core::answer::prompt::{answer_messages, completion_layout};
+use pagewise_core::answer::{EvidencePage, EvidencePassage, EvidenceSet};
+use pagewise_core::answer::{answer_messages, completion_layout};
 
 fn evidence() -> EvidenceSet {
     let page = |handle: u32, page: u32, title: &str, heading: &[&str], text: &str| EvidencePage {

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use pagewise_core::answer::ask::{AskOptions, Asker};
+use pagewise_core::answer::{AskOptions, Asker};
 use pagewise_core::progress::Silent;
 use pagewise_core::{models, EngineConfig, Queries, Reader, Writer};
 

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 
 use pagewise_core::chunk::{chunk_document, ChunkParams, TokenCounter};
 use pagewise_core::embed::SentenceEmbedder;
-use pagewise_core::parse::pdf::{parse_pdf, PdfLimits};
+use pagewise_core::parse::{parse_pdf, PdfLimits};
 use pagewise_core::progress::Silent;
 use pagewise_core::{models, EngineConfig, Queries, SearchParams, Writer};
 

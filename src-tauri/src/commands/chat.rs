@@ -1,9 +1,9 @@
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
-use pagewise_core::answer::conversations::{ConversationSummary, Turn};
-use pagewise_core::answer::session::ask_in_conversation;
-use pagewise_core::answer::suggest::suggested_questions as suggest;
+use pagewise_core::answer::{ConversationSummary, Turn};
+use pagewise_core::answer::ask_in_conversation;
+use pagewise_core::answer::suggested_questions as suggest;
 use pagewise_core::answer::{Answer, AskEvent, AskOptions, Asker};
 use tauri::ipc::Channel;
 use tauri::Runtime;

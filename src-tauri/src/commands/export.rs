@@ -1,8 +1,8 @@
 use pagewise_core::Queries;
 use pagewise_core::answer::Answer;
-use pagewise_core::answer::conversations::Turn;
-use pagewise_core::answer::export::{provenance_csv, to_markdown, AnswerRecord};
-use pagewise_core::index::feedback::{FeedbackStore, NewFeedback};
+use pagewise_core::answer::Turn;
+use pagewise_core::answer::{provenance_csv, to_markdown, AnswerRecord};
+use pagewise_core::index::{FeedbackStore, NewFeedback};
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 

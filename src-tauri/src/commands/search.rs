@@ -1,5 +1,5 @@
-use pagewise_core::retrieve::filter::SearchFilter;
-use pagewise_core::library::search::{search_library as search, LibrarySearch, SearchOrder};
+use pagewise_core::retrieve::SearchFilter;
+use pagewise_core::library::{search_library as search, LibrarySearch, SearchOrder};
 use tauri::Runtime;
 
 use crate::contract::{CmdResult, Ctx};

@@ -11,12 +11,12 @@ mod typescript;
 
 use std::path::PathBuf;
 
-use pagewise_core::answer::conversations::{ConversationSummary, Turn};
+use pagewise_core::answer::{ConversationSummary, Turn};
 use pagewise_core::answer::Answer;
 use pagewise_core::index::DocumentInfo;
 use pagewise_core::library::LibraryStatus;
-use pagewise_core::retrieve::filter::SearchFilter;
-use pagewise_core::library::search::{LibrarySearch, SearchOrder};
+use pagewise_core::retrieve::SearchFilter;
+use pagewise_core::library::{LibrarySearch, SearchOrder};
 use pagewise_core::embedder_catalog::InstalledEmbedder;
 use pagewise_core::model_catalog::InstalledModel;
 use pagewise_core::netlog::Row as NetworkLogRow;

@@ -135,11 +135,6 @@ fn merged(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
     merged
 }
 
-/// True when a passage carries something addressed to an assistant.
-pub fn is_suspicious(text: &str) -> bool {
-    !flagged(text).is_empty()
-}
-
 /// The text with its flagged parts replaced by a short marker (markup simply removed).
 pub fn neutralised(text: &str) -> String {
     let ranges = flagged(text);
@@ -157,14 +152,13 @@ pub fn neutralised(text: &str) -> String {
     out
 }
 
-/// Whether a byte range of a passage overlaps a flagged part (such text supports nothing).
-pub fn overlaps_flagged(text: &str, range: &Range<usize>) -> bool {
-    flagged(text).iter().any(|f| f.start < range.end && range.start < f.end)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn is_suspicious(text: &str) -> bool {
+        !flagged(text).is_empty()
+    }
 
     #[test]
     fn instructions_and_markup_are_taken_out() {

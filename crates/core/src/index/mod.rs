@@ -2,16 +2,16 @@
 //! vector indexes are derived from it and repaired from it when they disagree.
 
 mod embed_lane;
-pub mod feedback;
+pub(crate) mod feedback;
 mod import;
-pub mod lexical;
+pub(crate) mod lexical;
 mod meta;
 mod pass;
-pub mod mixed_tokenizer;
-pub mod stored_library;
-pub mod store;
+pub(crate) mod mixed_tokenizer;
+pub(crate) mod stored_library;
+pub(crate) mod store;
 mod store_facets;
-pub mod vector;
+pub(crate) mod vector;
 mod commit;
 
 use std::collections::HashSet;
@@ -22,6 +22,7 @@ pub use lexical::{LexicalChunk, LexicalIndex};
 pub use store::{DocumentInfo, Store};
 pub use vector::{OpenMode, VectorIndex, VectorSettings};
 pub use meta::MetaKey;
+pub use feedback::{as_eval_questions, FeedbackStore, NewFeedback};
 pub use commit::IndexRun;
 
 pub use crate::data_dir::CONVERSATIONS_FILE;

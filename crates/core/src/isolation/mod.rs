@@ -9,7 +9,7 @@ mod handoff;
 mod open_file;
 mod pool;
 mod protocol;
-pub mod sandbox;
+pub(crate) mod sandbox;
 #[cfg(all(feature = "test-hooks", target_os = "linux"))]
 mod test_hooks;
 mod worker;
@@ -17,3 +17,4 @@ mod worker;
 pub use client::{IsolatedWorker, WorkerCommand};
 pub use pool::{parse_many, ParseEvent, ParseJob, Parser};
 pub use worker::serve;
+pub use sandbox::{MissingLayer, Sandbox};

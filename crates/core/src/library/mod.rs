@@ -3,11 +3,12 @@
 //! status per folder and a reader that follows every commit. Knows nothing of any UI.
 
 mod folder;
-pub mod search;
-pub mod health;
+pub(crate) mod search;
+pub(crate) mod health;
 mod service;
 mod watch;
 
+pub use search::{search_library, LibrarySearch, SearchOrder};
 pub use health::{health, FolderHealth, Health};
 pub use folder::{folder_id, FailedFile, FolderState, FolderStatus, LibraryStatus, SandboxState};
 pub use service::{LibraryService, StatusListener};

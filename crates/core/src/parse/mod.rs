@@ -2,25 +2,34 @@
 //! footers; `contained` is what a worker process runs for the formats parsed in isolation
 //! (see the isolation module).
 
-pub mod archive;
+pub(crate) mod archive;
 mod clean;
-pub mod csv;
-pub mod docx;
-pub mod encoding;
-pub mod epub;
-pub mod html;
-pub mod pdf;
-pub mod reading_order;
-pub mod cell_gaps;
+pub(crate) mod csv;
+pub(crate) mod docx;
+pub(crate) mod encoding;
+pub(crate) mod epub;
+pub(crate) mod html;
+pub(crate) mod pdf;
+pub(crate) mod reading_order;
+pub(crate) mod cell_gaps;
 mod source;
-pub mod contained;
-pub mod text;
+pub(crate) mod contained;
+pub(crate) mod text;
 mod xml;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+// The front door: each format's parser (the fuzz tests and the isolated worker call them).
+pub use archive::ZipLimits;
+pub use csv::parse_csv;
+pub use docx::parse_docx;
+pub use epub::parse_epub;
+pub use html::parse_html;
+pub use pdf::{parse_pdf, PdfLimits};
+pub use reading_order::{column_order, text_of};
+pub use text::parse_text;
 pub use clean::remove_running_lines;
 pub use source::Source;
 

@@ -6,9 +6,9 @@
 //! a derived index is never returned.
 
 mod copies;
-pub mod expand;
-pub mod filter;
-pub mod rerank;
+pub(crate) mod expand;
+pub(crate) mod filter;
+pub(crate) mod rerank;
 mod routing;
 pub(crate) mod search;
 mod snapshot;
@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use rerank::PageCandidate;
+pub use filter::SearchFilter;
 pub use routing::Routing;
 pub use snapshot::LibrarySnapshot;
 pub use stage_times::StageTimes;

@@ -15,7 +15,7 @@ pub mod table;
 use serde::{Deserialize, Serialize};
 
 pub use amounts::{amounts, caption_scale, Amount, Family};
-pub use compare::{conflict, SourceUnit};
+pub use compare::conflict;
 pub use periods::{periods, Period};
 pub use polarity::{directions, negated, Direction};
 
