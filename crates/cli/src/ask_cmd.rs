@@ -132,7 +132,7 @@ pub fn run(ctx: &CommandContext, args: AskArgs) -> Result<i32> {
             }
         });
     }
-    let asker = Asker { engine: &engine, generator: generator.as_deref(), options: options_from(&args) };
+    let asker = Asker { reader: &engine, generator: generator.as_deref(), options: options_from(&args) };
     let stream_tokens = !args.json;
     let tty = std::io::stdout().is_terminal();
     let verbose = args.verbose;

@@ -101,7 +101,7 @@ pub fn run(ctx: &CommandContext, args: EvalAnswersArgs) -> Result<i32> {
         record_judge: args.record_judge,
         ..AskOptions::default()
     };
-    let asker = Asker { engine: &engine, generator: generator.as_deref(), options };
+    let asker = Asker { reader: &engine, generator: generator.as_deref(), options };
     let limit = args.limit.unwrap_or(usize::MAX);
     let mut out = match &args.out {
         Some(p) => Some(std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?),

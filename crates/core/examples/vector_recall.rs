@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pagewise_core::index::{Store, VectorIndex, VectorSettings};
+use pagewise_core::index::{Catalog, VectorIndex, VectorSettings};
 use usearch::ScalarKind;
 
 fn exact_top(vectors: &[(i64, Vec<f32>)], q: &[f32], k: usize) -> Vec<i64> {
@@ -18,9 +18,9 @@ fn exact_top(vectors: &[(i64, Vec<f32>)], q: &[f32], k: usize) -> Vec<i64> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let data = PathBuf::from(std::env::args().nth(1).ok_or("usage: vector_recall DATA_DIR")?);
-    let store = Store::open_reader(&data.join("pagewise.sqlite"))?;
+    let catalog = Catalog::open_reader(&data.join("pagewise.sqlite"))?;
     let mut vectors = Vec::new();
-    store.for_each_vector(|id, v| {
+    catalog.for_each_vector(|id, v| {
         vectors.push((id, v));
         Ok(())
     })?;

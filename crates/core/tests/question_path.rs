@@ -23,7 +23,7 @@ fn a_plain_question_is_embedded_once() {
     writer.index_paths(&[repo().join("assets/sample")], true, &Silent, &AtomicBool::new(false)).unwrap();
     let engine = Reader::open_sharing(config, writer.embedder_handle()).unwrap();
 
-    let asker = Asker { engine: &engine, generator: None, options: AskOptions::default() };
+    let asker = Asker { reader: &engine, generator: None, options: AskOptions::default() };
     let before = engine.embedder().queries_embedded();
     let answer = asker.ask("how long do we keep logs in hot storage?", None, &mut |_| true).unwrap();
     assert!(!answer.abstained, "{}", answer.answer);

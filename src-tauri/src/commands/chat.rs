@@ -43,7 +43,7 @@ pub fn ask(
     };
     let cancel = state.begin_answer();
     let asker = Asker {
-        engine: &reader,
+        reader: &reader,
         generator: generator.as_deref(),
         options: ask_options(&state.settings(), scope),
     };

@@ -53,7 +53,7 @@ impl Asker<'_> {
     /// by map-reduce, and the rest by the line gather → verdict → draft → check → answer.
     pub fn ask(&self, question: &str, previous: Option<&str>, sink: &mut Sink<'_>) -> Result<Answer> {
         let started = Instant::now();
-        let mut tools = Toolbox::new(self.engine, &self.options.scope)?;
+        let mut tools = Toolbox::new(self.reader, &self.options.scope)?;
         let asked = Question { text: question.to_string(), standalone: rewrite::standalone(question, previous) };
         if let Some(q) = &asked.standalone {
             let step = tools.record("rewrite", json!({"question": question, "previous": previous}), q.clone(), Instant::now());
@@ -69,7 +69,7 @@ impl Asker<'_> {
             let answer = super::library_answer::run(&mut tools, question, &about_library, &|t| self.count_tokens(t))?;
             return Ok(Answer { standalone_query: asked.standalone, ..answer.finished(started) });
         }
-        let used_by = |word: &str| self.engine.documents_using(word).unwrap_or(u64::MAX);
+        let used_by = |word: &str| self.reader.documents_using(word).unwrap_or(u64::MAX);
         let the_plan = plan::plan(&query, &documents, tools.scope.as_deref(), &used_by);
         let observation = serde_json::to_string(&the_plan).unwrap_or_default();
         send(sink, AskEvent::Step(tools.record("plan", json!({"query": query}), observation, Instant::now())))?;
@@ -211,8 +211,8 @@ pub fn label_grammar(evidence: &EvidenceSet) -> String {
 }
 
 impl Stages for Asker<'_> {
-    fn engine(&self) -> &Reader {
-        self.engine
+    fn reader(&self) -> &Reader {
+        self.reader
     }
 
     fn generator(&self) -> Option<&dyn Generator> {
@@ -224,7 +224,7 @@ impl Stages for Asker<'_> {
             return tokens;
         }
         let default = evidence_budget(self.generator.map(|g| g.info()));
-        let measured = self.generator.and_then(|g| crate::model_catalog::measured_speed(self.engine.data_dir(), &g.info().path));
+        let measured = self.generator.and_then(|g| crate::model_catalog::measured_speed(self.reader.data_dir(), &g.info().path));
         match (self.options.first_token_within_s, measured) {
             (Some(seconds), Some(speed)) => evidence_for_first_token(seconds, speed.prompt_tokens_per_s, default),
             _ => default,
@@ -309,7 +309,7 @@ impl Stages for Asker<'_> {
     fn check(&self, question: &str, raw: &str, evidence: &EvidenceSet, passage_vectors: &HashMap<i64, Vec<f32>>) -> Result<(Vec<Sentence>, AttributionCounts)> {
         let claims = split_claims(raw);
         let texts: Vec<String> = claims.iter().map(|c| c.text.clone()).collect();
-        let claim_vectors = if texts.is_empty() { Vec::new() } else { self.engine.embedder().embed(&texts, TextRole::Query)? };
+        let claim_vectors = if texts.is_empty() { Vec::new() } else { self.reader.embedder().embed(&texts, TextRole::Query)? };
         let vectors = Vectors { claims: claim_vectors.into_iter().map(Some).collect(), passages: passage_vectors };
         let (mut sentences, mut counts) = attribute::attribute(question, &claims, evidence, &vectors);
         // The evidence is already in the model's cache from the answer prompt: each judgement

@@ -48,7 +48,7 @@ impl Default for AskOptions {
 }
 
 pub struct Asker<'a> {
-    pub engine: &'a Reader,
+    pub reader: &'a Reader,
     pub generator: Option<&'a dyn Generator>,
     pub options: AskOptions,
 }

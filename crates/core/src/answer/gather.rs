@@ -59,19 +59,19 @@ impl Asker<'_> {
         // A plain plan searched with this very query: its embedding is already there.
         let query_vector = match searched.query_vector {
             Some((searched, vector)) if searched == query => Some(vector),
-            _ => self.engine.embedder().embed(&[query.to_string()], TextRole::Query)?.into_iter().next(),
+            _ => self.reader.embedder().embed(&[query.to_string()], TextRole::Query)?.into_iter().next(),
         };
         let mut chunk_ids: Vec<i64> =
             evidence.pages.iter().chain(&calibrated.pages).flat_map(|p| p.passages.iter().map(|x| x.chunk_id)).collect();
         chunk_ids.sort_unstable();
         chunk_ids.dedup();
-        let passage_vectors = self.engine.vectors_of(&chunk_ids)?;
-        let frequencies = |words: &[String]| self.engine.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
+        let passage_vectors = self.reader.vectors_of(&chunk_ids)?;
+        let frequencies = |words: &[String]| self.reader.document_frequencies(words).unwrap_or_else(|_| vec![1; words.len()]);
         // For a plan of several searches this is the last one's: each covers part of the question.
-        let library = LibraryView { frequencies: &frequencies, chunks: self.engine.passage_count()?, ranking: searched.ranking.as_ref() };
+        let library = LibraryView { frequencies: &frequencies, chunks: self.reader.passage_count()?, ranking: searched.ranking.as_ref() };
         let signals = abstain::signals(query, &calibrated, query_vector.as_deref(), &passage_vectors, &library);
         let lang = Lang::of(query);
-        let language_gap = (!self.engine.embedder().covers(lang)).then_some(lang);
+        let language_gap = (!self.reader.embedder().covers(lang)).then_some(lang);
         Ok(Gathered { evidence, passage_vectors, signals, retrieve_ms, language_gap })
     }
 
@@ -116,7 +116,7 @@ impl Asker<'_> {
     /// ([`lookup::statement_rows`]), each once; the lookup is a step of the trace.
     fn with_statement_rows(&self, tools: &mut Toolbox<'_>, query: &str, hits: Vec<Hit>, sink: &mut Sink<'_>) -> Result<Vec<Hit>> {
         let t = Instant::now();
-        let (rows, found) = lookup::statement_rows(self.engine, query, &hits)?;
+        let (rows, found) = lookup::statement_rows(self.reader, query, &hits)?;
         if rows.is_empty() {
             return Ok(hits);
         }

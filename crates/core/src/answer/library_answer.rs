@@ -44,8 +44,8 @@ pub(crate) fn run(tools: &mut Toolbox<'_>, question: &str, asked: &LibraryQuesti
             (documents_headline(total, filter, zh), listed, total)
         }
         LibraryQuestion::AddedWithin { days } => {
-            let since = crate::index::store::now_secs() - i64::from(*days) * 86_400;
-            let first = tools.engine.first_indexed()?;
+            let since = crate::index::catalog::now_secs() - i64::from(*days) * 86_400;
+            let first = tools.reader.first_indexed()?;
             let mut docs: Vec<(i64, DocumentInfo)> = in_scope(tools).into_iter().filter_map(|d| first.get(&d.doc_id).filter(|t| **t >= since).map(|t| (*t, d))).collect();
             docs.sort_by(|a, b| b.0.cmp(&a.0));
             let when: HashMap<i64, i64> = docs.iter().map(|(t, d)| (d.doc_id, *t)).collect();

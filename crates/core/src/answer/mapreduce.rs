@@ -38,7 +38,7 @@ pub(crate) fn run(asker: &dyn Stages, tools: &mut Toolbox<'_>, task: &str, doc_i
     let mut reading = Reading {
         task,
         started,
-        vectors: asker.engine().vectors_of(&chunk_ids)?,
+        vectors: asker.reader().vectors_of(&chunk_ids)?,
         counts: AttributionCounts::default(),
         timings: Timings::default(),
         total: sections.len() + usize::from(asker.generator().is_some()),

@@ -30,7 +30,7 @@ pub fn ask_in_conversation(
             let prompt_rate = evaluated * 1000.0 / t.prompt_ms;
             let generation_rate = t.generated_tokens as f64 * 1000.0 / t.generation_ms;
             // A speed that cannot be saved is no reason to lose the answer.
-            let _ = record_speed(asker.engine.data_dir(), &generator.info().path, prompt_rate, generation_rate);
+            let _ = record_speed(asker.reader.data_dir(), &generator.info().path, prompt_rate, generation_rate);
         }
     }
     let id = match conversation_id {

@@ -13,7 +13,7 @@ use crate::engine::Reader;
 use crate::error::Result;
 
 pub(crate) trait Stages {
-    fn engine(&self) -> &Reader;
+    fn reader(&self) -> &Reader;
     fn generator(&self) -> Option<&dyn Generator>;
     /// Tokens of evidence the model (or extractive answering) reads.
     fn evidence_tokens(&self) -> usize;

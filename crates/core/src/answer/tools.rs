@@ -24,7 +24,7 @@ pub struct Step {
 }
 
 pub struct Toolbox<'a> {
-    pub engine: &'a Reader,
+    pub reader: &'a Reader,
     pub documents: HashMap<i64, DocumentInfo>,
     /// Documents the user limited the question to; `None` means the whole library.
     pub scope: Option<Vec<i64>>,
@@ -41,11 +41,11 @@ pub struct Found {
 }
 
 impl<'a> Toolbox<'a> {
-    pub fn new(engine: &'a Reader, scope_paths: &[PathBuf]) -> Result<Toolbox<'a>> {
+    pub fn new(reader: &'a Reader, scope_paths: &[PathBuf]) -> Result<Toolbox<'a>> {
         let documents: HashMap<i64, DocumentInfo> =
-            engine.documents()?.into_iter().map(|d| (d.doc_id, d)).collect();
-        let scope = if scope_paths.is_empty() { None } else { Some(engine.documents_under(scope_paths)?) };
-        Ok(Toolbox { engine, documents, scope, steps: Vec::new() })
+            reader.documents()?.into_iter().map(|d| (d.doc_id, d)).collect();
+        let scope = if scope_paths.is_empty() { None } else { Some(reader.documents_under(scope_paths)?) };
+        Ok(Toolbox { reader, documents, scope, steps: Vec::new() })
     }
 
     pub fn record(&mut self, tool: &str, input: serde_json::Value, observation: String, started: Instant) -> &Step {
@@ -73,7 +73,7 @@ impl<'a> Toolbox<'a> {
             return Found::default();
         }
         let params = SearchParams { k, mode, documents: allowed, ..SearchParams::default() };
-        match self.engine.search(query, &params) {
+        match self.reader.search(query, &params) {
             Ok(results) => {
                 let seen: Vec<String> = results.hits.iter().take(5).map(|h| format!("{} p.{}", h.doc_title, h.span.page)).collect();
                 let mut observation = format!("{} passages; top: {}", results.hits.len(), seen.join("; "));
@@ -110,7 +110,7 @@ impl<'a> Toolbox<'a> {
             self.record("read_page", input, format!("error: {} has pages 1–{}", info.title, info.page_count), started);
             return Vec::new();
         }
-        let result = self.engine.page_passages(doc_id, page);
+        let result = self.reader.page_passages(doc_id, page);
         match result {
             Ok(records) => {
                 let hits: Vec<Hit> = records

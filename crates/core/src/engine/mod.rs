@@ -108,9 +108,9 @@ impl EngineConfig {
         if !db.is_file() {
             return None;
         }
-        let store = crate::index::Store::open_reader(&db).ok()?;
-        let model = store.meta(&crate::index::MetaKey::EmbedModel).ok()??;
-        let dimensions = store.meta(&crate::index::MetaKey::EmbedDimensions).ok()??.parse().ok()?;
+        let catalog = crate::index::Catalog::open_reader(&db).ok()?;
+        let model = catalog.meta(&crate::index::MetaKey::EmbedModel).ok()??;
+        let dimensions = catalog.meta(&crate::index::MetaKey::EmbedDimensions).ok()??.parse().ok()?;
         Some((model, dimensions))
     }
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::embed::{EmbedCount, SharedEmbedder};
 use crate::error::Result;
-use crate::index::store::{ChunkRecord, StoredFailure, VersionRecord, SCHEMA_VERSION};
-use crate::index::{DocumentInfo, LexicalIndex, MetaKey, Store, VectorIndex};
+use crate::index::catalog::{ChunkRecord, StoredFailure, VersionRecord, SCHEMA_VERSION};
+use crate::index::{DocumentInfo, LexicalIndex, MetaKey, Catalog, VectorIndex};
 use crate::retrieve::{LibrarySnapshot, Retriever, SearchParams, SearchResults};
 use crate::viewer::ViewedDocument;
 
@@ -19,7 +19,7 @@ pub(crate) mod sealed {
 
     /// The three stores of one data dir, borrowed for one query.
     pub struct StoresRef<'a> {
-        pub store: &'a Store,
+        pub catalog: &'a Catalog,
         pub lexical: &'a LexicalIndex,
         pub vectors: &'a VectorIndex,
         /// A reader's snapshot of what searches read of the whole library.
@@ -86,16 +86,16 @@ pub trait Queries: Access {
     /// Hybrid search (see [`SearchParams`]).
     fn search(&self, query: &str, params: &SearchParams) -> Result<SearchResults> {
         let embedder = self.shared_embedder().as_ref();
-        self.with_stores(|s| Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }.search(query, params))
+        self.with_stores(|s| Retriever { catalog: s.catalog, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }.search(query, params))
     }
 
     /// Every indexed document with its facets (organisation, period, kind, language).
     fn documents(&self) -> Result<Vec<DocumentInfo>> {
-        self.with_stores(|s| s.store.all_documents())
+        self.with_stores(|s| s.catalog.all_documents())
     }
 
     fn document(&self, doc_id: i64) -> Result<Option<DocumentInfo>> {
-        self.with_stores(|s| s.store.document_info(doc_id))
+        self.with_stores(|s| s.catalog.document_info(doc_id))
     }
 
     /// The indexed path of a document.
@@ -116,63 +116,63 @@ pub trait Queries: Access {
 
     /// The indexed text of one page (1-based).
     fn page_text(&self, doc_id: i64, page: u32) -> Result<Option<String>> {
-        self.with_stores(|s| s.store.page_text(doc_id, page))
+        self.with_stores(|s| s.catalog.page_text(doc_id, page))
     }
 
     /// The passages of one page, in reading order.
     fn page_passages(&self, doc_id: i64, page: u32) -> Result<Vec<ChunkRecord>> {
-        self.with_stores(|s| in_order(s.store, &s.store.chunk_ids_on_page(doc_id, page)?))
+        self.with_stores(|s| in_order(s.catalog, &s.catalog.chunk_ids_on_page(doc_id, page)?))
     }
 
     /// The first `n` passages of a document, in reading order.
     fn leading_passages(&self, doc_id: i64, n: usize) -> Result<Vec<ChunkRecord>> {
         self.with_stores(|s| {
-            let ids = s.store.chunk_ids_in_order(doc_id)?;
-            in_order(s.store, &ids[..ids.len().min(n)])
+            let ids = s.catalog.chunk_ids_in_order(doc_id)?;
+            in_order(s.catalog, &ids[..ids.len().min(n)])
         })
     }
 
     /// The documents under any of `paths` (folders or files; canonicalised here).
     fn documents_under(&self, paths: &[PathBuf]) -> Result<Vec<i64>> {
-        self.with_stores(|s| s.store.documents_under(paths))
+        self.with_stores(|s| s.catalog.documents_under(paths))
     }
 
     /// The stored vectors of these passages (those that have one).
     fn vectors_of(&self, chunk_ids: &[i64]) -> Result<HashMap<i64, Vec<f32>>> {
-        self.with_stores(|s| s.store.vectors_of(chunk_ids))
+        self.with_stores(|s| s.catalog.vectors_of(chunk_ids))
     }
 
     /// How many passages the library holds.
     fn passage_count(&self) -> Result<u64> {
-        self.with_stores(|s| Ok(s.store.chunk_counts()?.0))
+        self.with_stores(|s| Ok(s.catalog.chunk_counts()?.0))
     }
 
     fn library_counts(&self) -> Result<LibraryCounts> {
         self.with_stores(|s| {
-            let (chunks, embedded) = s.store.chunk_counts()?;
-            Ok(LibraryCounts { documents: s.store.all_documents()?, failures: s.store.failures()?, chunks, embedded })
+            let (chunks, embedded) = s.catalog.chunk_counts()?;
+            Ok(LibraryCounts { documents: s.catalog.all_documents()?, failures: s.catalog.failures()?, chunks, embedded })
         })
     }
 
     /// The folders and files the library was asked to index, in path order.
     fn roots(&self) -> Result<Vec<PathBuf>> {
-        self.with_stores(|s| s.store.roots())
+        self.with_stores(|s| s.catalog.roots())
     }
 
     /// The index's schema and embedding model: enough to know which index produced a citation.
     fn index_version(&self) -> Result<String> {
-        let model = self.with_stores(|s| s.store.meta(&MetaKey::EmbedModel))?.unwrap_or_default();
+        let model = self.with_stores(|s| s.catalog.meta(&MetaKey::EmbedModel))?.unwrap_or_default();
         Ok(format!("schema {SCHEMA_VERSION} · {model}"))
     }
 
     /// The content hash of every indexed file, by path.
     fn content_hashes(&self) -> Result<HashMap<PathBuf, String>> {
-        self.with_stores(|s| Ok(s.store.files()?.into_iter().map(|f| (f.path, f.content_hash)).collect()))
+        self.with_stores(|s| Ok(s.catalog.files()?.into_iter().map(|f| (f.path, f.content_hash)).collect()))
     }
 
     /// The versions of one document the index has seen.
     fn history(&self, path: &Path) -> Result<Option<(DocumentInfo, Vec<VersionRecord>)>> {
-        self.with_stores(|s| s.store.history(path))
+        self.with_stores(|s| s.catalog.history(path))
     }
 
     /// How many chunks of the library use each word (see [`LexicalIndex::document_frequencies`]).
@@ -183,11 +183,11 @@ pub trait Queries: Access {
     /// How many documents use every word of `phrase` in their text.
     /// When each document was first indexed (seconds since the epoch), by document id.
     fn first_indexed(&self) -> Result<HashMap<i64, i64>> {
-        self.with_stores(|s| s.store.first_indexed())
+        self.with_stores(|s| s.catalog.first_indexed())
     }
 
     fn documents_using(&self, phrase: &str) -> Result<u64> {
-        self.with_stores(|s| crate::retrieve::LibraryFacts { store: s.store, snapshot: s.snapshot }.documents_using(s.lexical, phrase))
+        self.with_stores(|s| crate::retrieve::LibraryFacts { catalog: s.catalog, snapshot: s.snapshot }.documents_using(s.lexical, phrase))
     }
 
     /// Checks that the three stores agree (see [`Consistency`]).
@@ -198,25 +198,25 @@ pub trait Queries: Access {
 
 impl<T: Access> Queries for T {}
 
-fn in_order(store: &Store, ids: &[i64]) -> Result<Vec<ChunkRecord>> {
-    let mut records = store.chunks_by_ids(ids)?;
+fn in_order(catalog: &Catalog, ids: &[i64]) -> Result<Vec<ChunkRecord>> {
+    let mut records = catalog.chunks_by_ids(ids)?;
     Ok(ids.iter().filter_map(|id| records.remove(id)).collect())
 }
 
 fn consistency(s: StoresRef<'_>) -> Result<Consistency> {
-    let sqlite_ids: HashSet<i64> = s.store.all_chunk_ids()?.into_iter().collect();
+    let sqlite_ids: HashSet<i64> = s.catalog.all_chunk_ids()?.into_iter().collect();
     let lexical_ids: Vec<i64> = s.lexical.all_chunk_ids()?;
     let lexical_set: HashSet<i64> = lexical_ids.iter().copied().collect();
-    let (_, embedded) = s.store.chunk_counts()?;
+    let (_, embedded) = s.catalog.chunk_counts()?;
     let mut vectors_missing = 0u64;
-    s.store.for_each_vector(|id, _| {
+    s.catalog.for_each_vector(|id, _| {
         if !s.vectors.contains(id) {
             vectors_missing += 1;
         }
         Ok(())
     })?;
     Ok(Consistency {
-        sqlite_integrity_ok: s.store.integrity_ok()?,
+        sqlite_integrity_ok: s.catalog.integrity_ok()?,
         chunks: sqlite_ids.len() as u64,
         lexical_missing: sqlite_ids.difference(&lexical_set).count() as u64,
         lexical_extra: lexical_set.difference(&sqlite_ids).count() as u64,
@@ -280,20 +280,20 @@ mod tests {
         lib.reader
             .with_stores(|s| {
                 assert!(s.snapshot.is_some(), "a reader keeps a snapshot");
-                let facts = crate::retrieve::LibraryFacts { store: s.store, snapshot: s.snapshot };
-                let docs: Vec<i64> = s.store.all_documents()?.iter().map(|d| d.doc_id).collect();
+                let facts = crate::retrieve::LibraryFacts { catalog: s.catalog, snapshot: s.snapshot };
+                let docs: Vec<i64> = s.catalog.all_documents()?.iter().map(|d| d.doc_id).collect();
                 assert_eq!(docs.len(), 2);
-                let all = s.store.chunk_ids_of_documents(&docs)?;
+                let all = s.catalog.chunk_ids_of_documents(&docs)?;
                 assert!(all.len() >= 3, "{all:?}");
                 let sets = [vec![docs[0]], vec![docs[1]], docs.clone(), vec![docs[1], docs[0], docs[1]], vec![999_999], vec![]];
                 for _ in 0..2 {
                     // The second round is answered from the snapshot's cache.
                     for set in &sets {
-                        assert_eq!(facts.chunk_ids_of_documents(set)?, s.store.chunk_ids_of_documents(set)?, "{set:?}");
+                        assert_eq!(facts.chunk_ids_of_documents(set)?, s.catalog.chunk_ids_of_documents(set)?, "{set:?}");
                     }
                 }
                 let labels = facts.routing_labels()?;
-                for d in s.store.all_documents()? {
+                for d in s.catalog.all_documents()? {
                     let label = &labels[&d.doc_id];
                     assert_eq!(label, &crate::index::document_label(&d.title, &d.path).to_lowercase());
                     assert!(!label.is_empty());

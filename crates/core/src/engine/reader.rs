@@ -6,11 +6,11 @@ use super::queries::sealed::{Access, StoresRef};
 use super::EngineConfig;
 use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
-use crate::index::{self, LexicalIndex, MetaKey, Store, VectorIndex};
+use crate::index::{self, LexicalIndex, MetaKey, Catalog, VectorIndex};
 use crate::retrieve::LibrarySnapshot;
 
 struct ReadStores {
-    store: Store,
+    catalog: Catalog,
     lexical: LexicalIndex,
     vectors: VectorIndex,
     snapshot: LibrarySnapshot,
@@ -43,9 +43,9 @@ impl Reader {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no index here yet; run `pagewise index PATH` first"),
             });
         }
-        let store = Store::open_reader(&db)?;
+        let catalog = Catalog::open_reader(&db)?;
         let mut notices: Vec<String> = embedder.notice().into_iter().collect();
-        if let Some(model) = store.meta(&MetaKey::EmbedModel)? {
+        if let Some(model) = catalog.meta(&MetaKey::EmbedModel)? {
             if model != embedder.model_id() {
                 notices.push(format!(
                     "index was embedded with {model}, not {}: run `pagewise index` to re-embed; searching by keyword only",
@@ -57,13 +57,13 @@ impl Reader {
         let path = config.data_dir.join(index::VECTOR_FILE);
         let dims = embedder.dimensions();
         // Vectors of another model would answer nonsense: keyword search only until re-embedded.
-        let model_matches = store.meta(&MetaKey::EmbedModel)?.is_none_or(|m| m == embedder.model_id());
+        let model_matches = catalog.meta(&MetaKey::EmbedModel)?.is_none_or(|m| m == embedder.model_id());
         let vectors = if model_matches {
-            index::verified_vectors(&store, &path, dims, config.vector, index::OpenMode::View)?.0
+            index::verified_vectors(&catalog, &path, dims, config.vector, index::OpenMode::View)?.0
         } else {
             VectorIndex::empty(&path, dims, config.vector)?
         };
-        Ok(Reader { config, embedder, stores: Mutex::new(ReadStores { store, lexical, vectors, snapshot: LibrarySnapshot::default() }), notices })
+        Ok(Reader { config, embedder, stores: Mutex::new(ReadStores { catalog, lexical, vectors, snapshot: LibrarySnapshot::default() }), notices })
     }
 
     /// What opening found (an index embedded with another model).
@@ -75,7 +75,7 @@ impl Reader {
 impl Access for Reader {
     fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
         let stores = self.stores.lock().map_err(|_| Error::Poisoned("the index"))?;
-        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: Some(&stores.snapshot) })
+        f(StoresRef { catalog: &stores.catalog, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: Some(&stores.snapshot) })
     }
 
     fn engine_config(&self) -> &EngineConfig {

@@ -14,7 +14,7 @@ fn doc_of(records: &Records, id: i64) -> std::path::PathBuf {
 fn each_stage_hands_the_next_what_it_needs_on_a_real_library() {
     let lib = test_library();
     lib.with_retriever(|r| {
-        let docs = r.store.all_documents()?;
+        let docs = r.catalog.all_documents()?;
         let budget = docs.iter().find(|d| d.path.ends_with("budget.md")).unwrap().doc_id;
         let query = "who replaced the Kettlewick heat pump";
         let params = SearchParams::default();

@@ -25,7 +25,7 @@ impl TestLibrary {
     pub fn with_retriever<T>(&self, f: impl FnOnce(&Retriever<'_>) -> crate::error::Result<T>) -> T {
         let embedder = self.reader.shared_embedder().as_ref();
         self.reader
-            .with_stores(|s| f(&Retriever { store: s.store, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }))
+            .with_stores(|s| f(&Retriever { catalog: s.catalog, lexical: s.lexical, vectors: s.vectors, embedder, snapshot: s.snapshot }))
             .unwrap()
     }
 }

@@ -92,7 +92,7 @@ impl Writer {
 impl Access for Writer {
     fn with_stores<T>(&self, f: impl FnOnce(StoresRef<'_>) -> Result<T>) -> Result<T> {
         let stores = self.stores()?;
-        f(StoresRef { store: &stores.store, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: None })
+        f(StoresRef { catalog: &stores.catalog, lexical: &stores.lexical, vectors: &stores.vectors, snapshot: None })
     }
 
     fn engine_config(&self) -> &EngineConfig {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::store::{NewChunk, NewVersion, StoredFile};
+use super::catalog::{NewChunk, NewVersion, StoredFile};
 use super::{document_label, document_profile, LexicalChunk, Stores};
 use crate::chunk::{chunk_document, embedding_text, ChunkParams};
 use super::embed_lane::Embedded;
@@ -90,20 +90,20 @@ impl Stores {
     pub fn remove_root(&mut self, root: &Path, progress: &dyn ProgressSink) -> Result<Vec<PathBuf>> {
         let mut batch = Batch::default();
         let mut removed = Vec::new();
-        for f in self.store.files()?.into_iter().filter(|f| f.path.starts_with(root)) {
+        for f in self.catalog.files()?.into_iter().filter(|f| f.path.starts_with(root)) {
             batch.removed.push(f.doc_id);
             removed.push(f.path);
         }
         self.commit_batch(batch, progress)?;
-        for path in self.store.failures()?.into_keys().filter(|p| p.starts_with(root)) {
-            self.store.forget_failure(&path)?;
+        for path in self.catalog.failures()?.into_keys().filter(|p| p.starts_with(root)) {
+            self.catalog.forget_failure(&path)?;
         }
-        self.store.remove_root(root)?;
+        self.catalog.remove_root(root)?;
         Ok(removed)
     }
 
     pub(super) fn fail(&mut self, entry: &FileEntry, reason: String, attempts: u32, report: &mut IndexReport) -> Result<FileOutcome> {
-        self.store.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason, attempts)?;
+        self.catalog.record_failure(&entry.path, entry.size, entry.mtime_ns, &reason, attempts)?;
         report.failed.push((entry.path.clone(), reason.clone()));
         Ok(FileOutcome::Failed { reason })
     }
@@ -149,7 +149,7 @@ impl Stores {
         self.lexical.add_profile(doc_id, &document_profile(&label, first_page))?;
         self.lexical.add_chunks(doc_id, &lexical)?;
         if let Some(s) = existing {
-            for old in self.store.chunk_ids_of(s.doc_id)? {
+            for old in self.catalog.chunk_ids_of(s.doc_id)? {
                 if self.vectors.contains(old) {
                     self.vectors.remove(old)?;
                     batch.vector_changes = true;
@@ -183,9 +183,9 @@ impl Stores {
     }
 
     fn reusable_vectors(&self, doc_id: i64, path: &Path) -> Result<HashMap<String, Vec<f32>>> {
-        let title = document_label(&self.store.document_title(doc_id)?.unwrap_or_default(), path);
-        let by_digest = self.store.vectors_by_digest(doc_id)?;
-        let rows = self.store.lexical_rows_of(doc_id)?;
+        let title = document_label(&self.catalog.document_title(doc_id)?.unwrap_or_default(), path);
+        let by_digest = self.catalog.vectors_by_digest(doc_id)?;
+        let rows = self.catalog.lexical_rows_of(doc_id)?;
         let mut out = HashMap::new();
         for (_, heading, text) in rows {
             if let Some(v) = by_digest.get(&crate::chunk::digest(&text)) {
@@ -204,7 +204,7 @@ impl Stores {
         let mut vector_changes = batch.vector_changes;
         for &doc_id in &batch.removed {
             self.lexical.delete_document(doc_id)?;
-            for id in self.store.chunk_ids_of(doc_id)? {
+            for id in self.catalog.chunk_ids_of(doc_id)? {
                 if self.vectors.contains(id) {
                     self.vectors.remove(id)?;
                     vector_changes = true;
@@ -212,13 +212,13 @@ impl Stores {
             }
         }
         for (doc_id, path, mtime_ns) in &batch.renames {
-            self.store.rename_document(*doc_id, path, *mtime_ns)?;
+            self.catalog.rename_document(*doc_id, path, *mtime_ns)?;
             self.add_lexical_document(*doc_id, path)?;
         }
         self.lexical.commit()?;
         let checksum = if vector_changes { Some(self.vectors.save_atomic()?) } else { None };
-        self.store.commit(&batch.versions, &batch.removed, &batch.touched, checksum.as_deref())?;
-        self.store.refresh_facets()?;
+        self.catalog.commit(&batch.versions, &batch.removed, &batch.touched, checksum.as_deref())?;
+        self.catalog.refresh_facets()?;
         progress.report(&Progress::Committed { files: batch.files, pages: batch.pages, chunks: batch.chunks });
         Ok(())
     }
@@ -227,7 +227,7 @@ impl Stores {
     /// SQLite every so often. Stops cleanly between batches when cancelled, and keeps what
     /// it has when an embedding server stops answering (returned as why).
     pub(super) fn embed_pending(&mut self, run: &mut IndexRun<'_>, report: &mut IndexReport) -> Result<Option<String>> {
-        let (chunks, embedded) = self.store.chunk_counts()?;
+        let (chunks, embedded) = self.catalog.chunk_counts()?;
         let total = chunks - embedded;
         if total == 0 {
             return Ok(None);
@@ -242,7 +242,7 @@ impl Stores {
                 report.interrupted = true;
                 break;
             }
-            let pending = self.store.pending_chunks(cursor, EMBED_BATCH)?;
+            let pending = self.catalog.pending_chunks(cursor, EMBED_BATCH)?;
             let Some(last) = pending.last() else { break };
             cursor = last.cursor;
             let texts: Vec<String> = pending
@@ -325,7 +325,7 @@ impl Stores {
             return Ok(());
         }
         let checksum = self.vectors.save_atomic()?;
-        self.store.store_vectors(unsaved, &checksum)?;
+        self.catalog.store_vectors(unsaved, &checksum)?;
         unsaved.clear();
         Ok(())
     }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::store::{NewChunk, NewVersion};
+use super::catalog::{NewChunk, NewVersion};
 use crate::chunk::Chunk;
 use super::commit::{chunk_id, Batch};
 use super::{document_label, document_profile, LexicalChunk, Stores};
@@ -39,8 +39,8 @@ impl Stores {
     /// ones) in one commit; each chunk must lie within its page and carry a vector of the
     /// index's size. A commit rewrites the vector file, so callers import in large groups.
     pub fn import_prepared(&mut self, root: &Path, docs: Vec<PreparedDocument>, progress: &dyn ProgressSink) -> Result<()> {
-        self.store.add_root(root)?;
-        let mut next_id = self.store.next_document_id()?;
+        self.catalog.add_root(root)?;
+        let mut next_id = self.catalog.next_document_id()?;
         let mut batch = Batch::default();
         for doc in docs {
             let doc_id = next_id;

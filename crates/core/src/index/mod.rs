@@ -9,8 +9,8 @@ mod meta;
 mod pass;
 pub(crate) mod mixed_tokenizer;
 pub(crate) mod stored_library;
-pub(crate) mod store;
-mod store_facets;
+pub(crate) mod catalog;
+mod catalog_facets;
 pub(crate) mod vector;
 mod commit;
 
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 pub use import::{PreparedChunk, PreparedDocument};
 pub use lexical::{LexicalChunk, LexicalIndex};
-pub use store::{DocumentInfo, Store};
+pub use catalog::{Catalog, DocumentInfo};
 pub use vector::{OpenMode, VectorIndex, VectorSettings};
 pub use meta::MetaKey;
 pub use feedback::{as_eval_questions, FeedbackStore, NewFeedback};
@@ -62,7 +62,7 @@ pub(crate) fn document_profile(label: &str, first_page: &str) -> String {
 
 /// All three stores of one data dir, as the single writer owns them.
 pub struct Stores {
-    pub store: Store,
+    pub catalog: Catalog,
     pub lexical: LexicalIndex,
     pub vectors: VectorIndex,
     pub data_dir: PathBuf,
@@ -81,7 +81,7 @@ impl Stores {
     pub fn open_writer(data_dir: &Path, model_id: &str, dimensions: usize, settings: VectorSettings) -> Result<(Stores, OpenReport)> {
         data_dir::claim(data_dir)?;
         let mut report = OpenReport::default();
-        let (store, schema_rebuilt) = Store::open_writer(&data_dir.join(SQLITE_FILE))?;
+        let (catalog, schema_rebuilt) = Catalog::open_writer(&data_dir.join(SQLITE_FILE))?;
         if schema_rebuilt {
             report.notices.push("index was built by another version of Pagewise: rebuilding it from the files".into());
         }
@@ -91,10 +91,10 @@ impl Stores {
             lexical.commit()?;
         }
         let vector_path = data_dir.join(VECTOR_FILE);
-        let old_model = store.meta(&MetaKey::EmbedModel)?;
+        let old_model = catalog.meta(&MetaKey::EmbedModel)?;
         if old_model.as_deref().is_some_and(|m| m != model_id) {
-            let (chunks, _) = store.chunk_counts()?;
-            store.clear_vectors()?;
+            let (chunks, _) = catalog.chunk_counts()?;
+            catalog.clear_vectors()?;
             data_dir::ensure_ours(data_dir)?;
             let _ = std::fs::remove_file(&vector_path);
             report.notices.push(format!(
@@ -102,17 +102,17 @@ impl Stores {
                 old_model.unwrap_or_default()
             ));
         }
-        store.set_meta(&MetaKey::EmbedModel, model_id)?;
-        store.set_meta(&MetaKey::EmbedDimensions, &dimensions.to_string())?;
+        catalog.set_meta(&MetaKey::EmbedModel, model_id)?;
+        catalog.set_meta(&MetaKey::EmbedDimensions, &dimensions.to_string())?;
         let mut stores = Stores {
             vectors: VectorIndex::empty(&vector_path, dimensions, settings)?,
-            store,
+            catalog,
             lexical,
             data_dir: data_dir.to_path_buf(),
         };
         stores.load_or_rebuild_vectors(settings, true, &mut report)?;
         stores.reconcile_lexical(&mut report)?;
-        stores.store.refresh_facets()?;
+        stores.catalog.refresh_facets()?;
         // The stores just created their files with the default umask.
         data_dir::make_private(data_dir)?;
         Ok((stores, report))
@@ -120,11 +120,11 @@ impl Stores {
 
     fn load_or_rebuild_vectors(&mut self, settings: VectorSettings, save: bool, report: &mut OpenReport) -> Result<()> {
         let path = self.data_dir.join(VECTOR_FILE);
-        let (vectors, rebuilt) = verified_vectors(&self.store, &path, self.vectors.dimensions(), settings, OpenMode::Owned)?;
+        let (vectors, rebuilt) = verified_vectors(&self.catalog, &path, self.vectors.dimensions(), settings, OpenMode::Owned)?;
         self.vectors = vectors;
         if rebuilt && save {
             let sum = self.vectors.save_atomic()?;
-            self.store.set_meta(&MetaKey::VectorChecksum, &sum)?;
+            self.catalog.set_meta(&MetaKey::VectorChecksum, &sum)?;
             report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {} stored vectors", self.vectors.len()));
         }
         Ok(())
@@ -134,7 +134,7 @@ impl Stores {
     /// two commits) and re-adds chunks that SQLite has but the keyword index lacks.
     fn reconcile_lexical(&mut self, report: &mut OpenReport) -> Result<()> {
         let in_lexical: HashSet<i64> = self.lexical.all_chunk_ids()?.into_iter().collect();
-        let in_store: HashSet<i64> = self.store.all_chunk_ids()?.into_iter().collect();
+        let in_store: HashSet<i64> = self.catalog.all_chunk_ids()?.into_iter().collect();
         if in_lexical == in_store {
             return Ok(());
         }
@@ -142,7 +142,7 @@ impl Stores {
         let missing = in_store.difference(&in_lexical).count();
         // Rebuilding from SQLite is simple and cheap next to parsing and embedding.
         self.lexical.delete_all()?;
-        for file in self.store.files()? {
+        for file in self.catalog.files()? {
             self.add_lexical_document(file.doc_id, &file.path)?;
         }
         self.lexical.commit()?;
@@ -154,10 +154,10 @@ impl Stores {
 
     /// (Re-)adds one document's chunks to the keyword index from SQLite.
     pub(crate) fn add_lexical_document(&mut self, doc_id: i64, path: &Path) -> Result<()> {
-        let rows = self.store.lexical_rows_of(doc_id)?;
-        let doc_title = self.store.document_title(doc_id)?.unwrap_or_default();
+        let rows = self.catalog.lexical_rows_of(doc_id)?;
+        let doc_title = self.catalog.document_title(doc_id)?.unwrap_or_default();
         let title_field = document_label(&doc_title, path);
-        let first_page = self.store.page_text(doc_id, 1)?.unwrap_or_default();
+        let first_page = self.catalog.page_text(doc_id, 1)?.unwrap_or_default();
         let headings: Vec<String> = rows.iter().map(|(_, h, _)| h.join(" > ")).collect();
         let chunks: Vec<LexicalChunk<'_>> = rows
             .iter()
@@ -174,20 +174,20 @@ impl Stores {
 /// in memory from SQLite's vectors; the flag says it was rebuilt (nothing to rebuild when
 /// there are no vectors and no file). Readers and the writer both load vectors this way.
 pub fn verified_vectors(
-    store: &Store,
+    catalog: &Catalog,
     path: &Path,
     dimensions: usize,
     settings: VectorSettings,
     mode: OpenMode,
 ) -> Result<(VectorIndex, bool)> {
-    let expected = store.meta(&MetaKey::VectorChecksum)?;
-    let (_, embedded) = store.chunk_counts()?;
+    let expected = catalog.meta(&MetaKey::VectorChecksum)?;
+    let (_, embedded) = catalog.chunk_counts()?;
     if let Some(v) = VectorIndex::load_verified(path, dimensions, expected.as_deref(), settings, mode)? {
         if v.len() as u64 == embedded {
             return Ok((v, false));
         }
     }
     let mut rebuilt = VectorIndex::empty(path, dimensions, settings)?;
-    store.for_each_vector(|id, v| rebuilt.upsert(id, &v))?;
+    catalog.for_each_vector(|id, v| rebuilt.upsert(id, &v))?;
     Ok((rebuilt, embedded > 0 || path.exists()))
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::embed_lane::EmbedLane;
-use super::store::{StoredFailure, StoredFile};
+use super::catalog::{StoredFailure, StoredFile};
 use super::commit::{hash_file, unembedded, Batch, IndexRun, Ingest, EMBED_BATCH, VECTOR_SAVE_EVERY};
 use super::{MetaKey, Stores};
 use crate::error::Result;
@@ -112,7 +112,7 @@ impl IndexPass<'_, '_> {
         // New documents get their ids from their place in the scan (path order), not from the
         // order in which parallel parsers finish: the same files give the same ids on any
         // machine, and the lower id of two identical files is the one indexed first.
-        let first_new_doc_id = self.stores.store.next_document_id()?;
+        let first_new_doc_id = self.stores.catalog.next_document_id()?;
         let to_parse = self.hash(to_check, &survey, &known, &mut missing)?;
         let (stopped, server_away) = self.parse(&to_parse, first_new_doc_id, &survey, &known, &mut missing)?;
         self.report.interrupted |= stopped;
@@ -122,23 +122,23 @@ impl IndexPass<'_, '_> {
     /// Stage `survey`: scans the roots, records them, and forgets failures of files gone.
     fn survey(&mut self, roots: &[PathBuf]) -> Result<Survey> {
         let found = scan(roots);
-        let store = &mut self.stores.store;
+        let catalog = &mut self.stores.catalog;
         for root in &found.roots {
-            store.add_root(root)?;
+            catalog.add_root(root)?;
         }
         self.report.failed.extend(found.errors.iter().cloned());
         self.run.progress.report(&Progress::Scanned { files: found.files.len() });
         let mut stale_roots = Vec::new();
         for root in &found.roots {
-            if store.meta(&MetaKey::PdfText(root.clone()))?.as_deref() != Some(super::meta::PDF_TEXT_VERSION) {
+            if catalog.meta(&MetaKey::PdfText(root.clone()))?.as_deref() != Some(super::meta::PDF_TEXT_VERSION) {
                 stale_roots.push(root.clone());
             }
         }
-        let survey = Survey { stored: store.files()?, failures: store.failures()?, found, stale_roots };
+        let survey = Survey { stored: catalog.files()?, failures: catalog.failures()?, found, stale_roots };
         // A failed file that is gone needs no report any more.
         let on_disk: HashSet<&Path> = survey.found.files.iter().map(|f| f.path.as_path()).collect();
         for path in survey.failures.keys().filter(|p| survey.in_roots(p) && !on_disk.contains(p.as_path())) {
-            store.forget_failure(path)?;
+            catalog.forget_failure(path)?;
         }
         Ok(survey)
     }
@@ -281,7 +281,7 @@ impl IndexPass<'_, '_> {
         let parsed = match event {
             ParseEvent::Starting => {
                 parsing.started[i] = true;
-                return self.stores.store.record_failure(&entry.path, entry.size, entry.mtime_ns, UNFINISHED_PARSE, parsing.attempts[i]);
+                return self.stores.catalog.record_failure(&entry.path, entry.size, entry.mtime_ns, UNFINISHED_PARSE, parsing.attempts[i]);
             }
             ParseEvent::Parsed(parsed) => parsed,
         };
@@ -333,8 +333,8 @@ impl IndexPass<'_, '_> {
         let cut_short = parsing.to_parse.iter().zip(parsing.started.iter().zip(&parsing.finished)).filter(|(_, (s, f))| **s && !**f);
         for ((entry, _), _) in cut_short {
             match survey.failures.get(&entry.path) {
-                Some(f) => self.stores.store.record_failure(&entry.path, f.size, f.mtime_ns, &f.reason, f.attempts)?,
-                None => self.stores.store.forget_failure(&entry.path)?,
+                Some(f) => self.stores.catalog.record_failure(&entry.path, f.size, f.mtime_ns, &f.reason, f.attempts)?,
+                None => self.stores.catalog.forget_failure(&entry.path)?,
             }
         }
         if !(self.report.interrupted || stopped) {
@@ -368,13 +368,13 @@ impl IndexPass<'_, '_> {
             server_away = self.stores.embed_pending(self.run, &mut self.report)?;
         }
         if !self.report.interrupted {
-            let now = super::store::now_secs().to_string();
+            let now = super::catalog::now_secs().to_string();
             for root in &survey.found.roots {
-                self.stores.store.set_meta(&MetaKey::last_scan(root), &now)?;
-                self.stores.store.set_meta(&MetaKey::PdfText(root.clone()), super::meta::PDF_TEXT_VERSION)?;
+                self.stores.catalog.set_meta(&MetaKey::last_scan(root), &now)?;
+                self.stores.catalog.set_meta(&MetaKey::PdfText(root.clone()), super::meta::PDF_TEXT_VERSION)?;
             }
         }
-        let (chunks, embedded) = self.stores.store.chunk_counts()?;
+        let (chunks, embedded) = self.stores.catalog.chunk_counts()?;
         self.report.pending_vectors = chunks - embedded;
         if let Some(why) = server_away {
             let message = format!(

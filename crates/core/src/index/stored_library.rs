@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::store::{Store, StoredFailure, StoredFile};
+use super::catalog::{Catalog, StoredFailure, StoredFile};
 use super::{MetaKey, SQLITE_FILE};
 use crate::error::Result;
 
@@ -20,17 +20,17 @@ pub struct StoredLibrary {
 
 /// Reads the library's state from the metadata store of `data_dir`.
 pub fn stored_library(data_dir: &Path) -> Result<StoredLibrary> {
-    let store = Store::open_reader(&data_dir.join(SQLITE_FILE))?;
-    let (chunks, embedded) = store.chunk_counts()?;
+    let catalog = Catalog::open_reader(&data_dir.join(SQLITE_FILE))?;
+    let (chunks, embedded) = catalog.chunk_counts()?;
     let mut roots = Vec::new();
-    for root in store.roots()? {
-        let last_scan = store.meta(&MetaKey::last_scan(&root))?.and_then(|v| v.parse().ok());
+    for root in catalog.roots()? {
+        let last_scan = catalog.meta(&MetaKey::last_scan(&root))?.and_then(|v| v.parse().ok());
         roots.push((root, last_scan));
     }
     Ok(StoredLibrary {
-        files: store.files()?,
-        failures: store.failures()?,
-        documents: store.document_count()?,
+        files: catalog.files()?,
+        failures: catalog.failures()?,
+        documents: catalog.document_count()?,
         chunks,
         embedded,
         roots,

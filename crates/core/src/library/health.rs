@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::folder::FailedFile;
 use crate::error::Result;
 use crate::index::stored_library::{stored_library, StoredLibrary};
-use crate::index::store::now_secs;
+use crate::index::catalog::now_secs;
 use crate::index::{LEXICAL_DIR, SQLITE_FILE, VECTOR_FILE};
 use crate::ingest::scan;
 

@@ -16,7 +16,7 @@ use super::watch::{FolderWatcher, WatchEvent};
 use crate::embed::SharedEmbedder;
 use crate::engine::{EngineConfig, LibraryCounts, Queries, Reader, Writer};
 use crate::error::{Error, Result};
-use crate::index::store::now_secs;
+use crate::index::catalog::now_secs;
 use crate::progress::{Progress, ProgressSink, Silent};
 
 /// Told about every status change (at most every `EMIT_EVERY` unless the change matters).
@@ -130,7 +130,7 @@ impl LibraryService {
         let thread = std::thread::Builder::new()
             .name("pagewise-indexer".into())
             .spawn(move || {
-                let mut worker = Worker { engine: writer, shared: thread_shared, queue: VecDeque::new(), watcher, unwatched: HashSet::new() };
+                let mut worker = Worker { writer, shared: thread_shared, queue: VecDeque::new(), watcher, unwatched: HashSet::new() };
                 worker.run(receiver, roots);
             })
             .map_err(|e| Error::Worker(format!("cannot start the indexing thread: {e}")))?;
@@ -287,7 +287,7 @@ fn refresh_counts(engine: &Writer, shared: &Shared) -> Result<()> {
 }
 
 struct Worker {
-    engine: Writer,
+    writer: Writer,
     shared: Arc<Shared>,
     queue: VecDeque<PathBuf>,
     watcher: FolderWatcher,
@@ -368,7 +368,7 @@ impl Worker {
     /// Asks a worker what its sandbox holds, so the library view can say what is missing
     /// before any file is refused.
     fn check_sandbox(&mut self) {
-        let config = self.engine.config();
+        let config = self.writer.config();
         let Ok(mut worker) = config.isolated_worker() else { return };
         let state = match worker.sandbox() {
             Ok(applied) => SandboxState {
@@ -416,7 +416,7 @@ impl Worker {
                 self.queue.retain(|r| r != &root);
                 self.unwatched.remove(&root);
                 self.watcher.unwatch(&root);
-                let result = self.engine.remove_root(&root, &Silent).map(|_| ());
+                let result = self.writer.remove_root(&root, &Silent).map(|_| ());
                 self.shared.reader_stale.store(true, Ordering::SeqCst);
                 self.shared.status().folders.retain(|f| f.path != root);
                 self.refresh();
@@ -427,7 +427,7 @@ impl Worker {
                 self.shared.cancel_run.store(false, Ordering::SeqCst);
                 let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
                 for root in roots {
-                    if let Err(e) = self.engine.remove_root(&root, &Silent) {
+                    if let Err(e) = self.writer.remove_root(&root, &Silent) {
                         self.shared.update_folder(&root, true, |f| {
                             f.state = FolderState::Error;
                             f.error = Some(e.to_string());
@@ -445,7 +445,7 @@ impl Worker {
             }
             Command::Recheck => self.recheck(),
             Command::AcceptWeakSandbox => {
-                self.engine.accept_weak_sandbox();
+                self.writer.accept_weak_sandbox();
                 if let Some(sandbox) = self.shared.status().sandbox.as_mut() {
                     sandbox.accepted = true;
                 }
@@ -474,7 +474,7 @@ impl Worker {
 
     /// Re-reads the counts; a failure is shown as the library's error rather than lost.
     fn refresh(&self) {
-        let result = refresh_counts(&self.engine, &self.shared);
+        let result = refresh_counts(&self.writer, &self.shared);
         self.shared.status().error = result.err().map(|e| format!("cannot read the index: {e}"));
     }
 
@@ -535,7 +535,7 @@ impl Worker {
         }
         self.shared.cancel_run.store(false, Ordering::SeqCst);
         // The server's absence is already told by the run that left the passages waiting.
-        if let Ok(report) = self.engine.index_paths(&[], true, &Silent, &self.shared.cancel_run) {
+        if let Ok(report) = self.writer.index_paths(&[], true, &Silent, &self.shared.cancel_run) {
             if report.embedded > 0 {
                 if report.pending_vectors == 0 {
                     // Whatever the notice said (most likely that vectors were waiting) is over.
@@ -566,7 +566,7 @@ impl Worker {
         };
         self.shared.publish(true);
         let sink = FolderProgress { shared: &self.shared, root: &root, tracker: Mutex::new(tracker) };
-        let result = self.engine.index_paths(std::slice::from_ref(&root), true, &sink, &self.shared.cancel_run);
+        let result = self.writer.index_paths(std::slice::from_ref(&root), true, &sink, &self.shared.cancel_run);
         self.shared.reader_stale.store(true, Ordering::SeqCst);
         let paused = self.shared.paused.load(Ordering::SeqCst);
         match result {

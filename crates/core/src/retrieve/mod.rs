@@ -30,8 +30,8 @@ use serde::Serialize;
 use crate::embed::Embedder;
 use crate::lang::Lang;
 use crate::error::Result;
-use crate::index::store::ChunkRecord;
-use crate::index::{LexicalIndex, Store, VectorIndex};
+use crate::index::catalog::ChunkRecord;
+use crate::index::{LexicalIndex, Catalog, VectorIndex};
 use crate::span::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -193,7 +193,7 @@ pub struct Ranking {
 const DOCUMENT_CANDIDATES: usize = 20;
 
 pub struct Retriever<'a> {
-    pub store: &'a Store,
+    pub catalog: &'a Catalog,
     pub lexical: &'a LexicalIndex,
     pub vectors: &'a VectorIndex,
     pub embedder: &'a dyn Embedder,
@@ -203,7 +203,7 @@ pub struct Retriever<'a> {
 
 impl Retriever<'_> {
     fn facts(&self) -> LibraryFacts<'_> {
-        LibraryFacts { store: self.store, snapshot: self.snapshot }
+        LibraryFacts { catalog: self.catalog, snapshot: self.snapshot }
     }
 
     /// Routing among the documents the user's scope allows (all when it is empty).
@@ -227,7 +227,7 @@ impl Retriever<'_> {
         if scope.is_empty() {
             return Ok(None);
         }
-        Ok(Some(self.store.documents_under(scope)?))
+        Ok(Some(self.catalog.documents_under(scope)?))
     }
 
 }

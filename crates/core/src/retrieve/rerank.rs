@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::text::content_terms;
 use crate::error::Result;
-use crate::index::{LexicalIndex, Store};
+use crate::index::{LexicalIndex, Catalog};
 
 /// Fused chunks whose pages are reranked; deeper pages keep their fused order.
 pub const RERANK_DEPTH: usize = 80;
@@ -71,7 +71,7 @@ impl RerankWeights {
 pub type Place = (i64, u32, u64);
 
 /// The place of a stored passage (see [`Place`]).
-pub fn place_of(record: &crate::index::store::ChunkRecord) -> Place {
+pub fn place_of(record: &crate::index::catalog::ChunkRecord) -> Place {
     let paged = crate::parse::Format::from_path(&record.doc_path) == Some(crate::parse::Format::Pdf);
     (record.span.doc_id, record.span.page, if paged { 0 } else { record.id as u64 })
 }
@@ -184,10 +184,10 @@ impl QuestionTerms {
 }
 
 /// The text of a place: its page's, or its passage's.
-fn place_text(store: &Store, place: Place, passages: &HashMap<i64, String>) -> Result<String> {
+fn place_text(catalog: &Catalog, place: Place, passages: &HashMap<i64, String>) -> Result<String> {
     let (doc_id, page, passage) = place;
     if passage == 0 {
-        return Ok(store.page_text(doc_id, page)?.unwrap_or_default());
+        return Ok(catalog.page_text(doc_id, page)?.unwrap_or_default());
     }
     Ok(passages.get(&(passage as i64)).cloned().unwrap_or_default())
 }
@@ -199,7 +199,7 @@ pub fn page_candidates(
     place_of: &HashMap<i64, Place>,
     passages: &HashMap<i64, String>,
     question: &QuestionTerms,
-    store: &Store,
+    catalog: &Catalog,
 ) -> Result<Vec<PageCandidate>> {
     let mut places: Vec<Place> = Vec::new();
     for (id, _) in fused.iter().take(RERANK_DEPTH) {
@@ -209,7 +209,7 @@ pub fn page_candidates(
             }
         }
     }
-    let texts = places.iter().map(|&place| place_text(store, place, passages)).collect::<Result<Vec<String>>>()?;
+    let texts = places.iter().map(|&place| place_text(catalog, place, passages)).collect::<Result<Vec<String>>>()?;
     // Stemming the pages is most of reranking's time, and each page is independent.
     use rayon::prelude::*;
     Ok(places

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::embed::TextRole;
 use crate::error::{Error, Result};
-use crate::index::store::ChunkRecord;
+use crate::index::catalog::ChunkRecord;
 use crate::lang::Lang;
 
 pub(crate) type Ranked = Vec<(i64, f32)>;
@@ -191,7 +191,7 @@ impl Retriever<'_> {
             return Ok(lexical);
         }
         let first: Vec<i64> = fuse(&lexical, vector, plan.fusion).iter().take(expand::FEEDBACK_PASSAGES).map(|x| x.0).collect();
-        let passages = self.store.chunks_by_ids(&first)?;
+        let passages = self.catalog.chunks_by_ids(&first)?;
         let texts: Vec<&str> = first.iter().filter_map(|id| passages.get(id).map(|r| r.text.as_str())).collect();
         let words = expand::feedback_words(query, &texts, self.lexical)?;
         if words.is_empty() {
@@ -206,7 +206,7 @@ impl Retriever<'_> {
         let mut ids: Vec<i64> = lexical.iter().chain(vector).map(|(id, _)| *id).collect();
         ids.sort_unstable();
         ids.dedup();
-        self.store.chunks_by_ids(&ids)
+        self.catalog.chunks_by_ids(&ids)
     }
 
     /// Part of stage `rank`: the fused passages reordered by their pages' features, with a
@@ -215,7 +215,7 @@ impl Retriever<'_> {
         let page_of: HashMap<i64, rerank::Place> = records.iter().map(|(id, r)| (*id, rerank::place_of(r))).collect();
         let question = QuestionTerms::new(query, self.lexical)?;
         let passage_texts: HashMap<i64, String> = records.iter().map(|(id, r)| (*id, r.text.clone())).collect();
-        let pages = rerank::page_candidates(&fused, &page_of, &passage_texts, &question, self.store)?;
+        let pages = rerank::page_candidates(&fused, &page_of, &passage_texts, &question, self.catalog)?;
         let weights = RerankWeights::default();
         let passage_score = |chunk: i64, nth: usize| {
             records.get(&chunk).map(|r| weights.score(&question.features(nth, &r.text))).unwrap_or(f32::MIN)
@@ -240,7 +240,7 @@ impl Retriever<'_> {
         let mut seen = HashSet::new();
         for (id, score) in fused {
             let Some(found) = records.get(&id) else { continue };
-            let (record, also_in) = copies.canonical(self.store, found, scope)?;
+            let (record, also_in) = copies.canonical(self.catalog, found, scope)?;
             if !seen.insert(record.id) {
                 continue;
             }

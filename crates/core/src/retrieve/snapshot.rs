@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::error::Result;
-use crate::index::{DocumentInfo, LexicalIndex, Store};
+use crate::index::{DocumentInfo, LexicalIndex, Catalog};
 
 #[derive(Default)]
 pub struct LibrarySnapshot {
@@ -29,27 +29,27 @@ pub struct LibrarySnapshot {
 /// writer, whose library changes between searches).
 #[derive(Clone, Copy)]
 pub struct LibraryFacts<'a> {
-    pub store: &'a Store,
+    pub catalog: &'a Catalog,
     pub snapshot: Option<&'a LibrarySnapshot>,
 }
 
 impl<'a> LibraryFacts<'a> {
     /// (chunks, chunks with a vector).
     pub fn chunk_counts(&self) -> Result<(u64, u64)> {
-        let Some(snapshot) = self.snapshot else { return self.store.chunk_counts() };
+        let Some(snapshot) = self.snapshot else { return self.catalog.chunk_counts() };
         if let Some(counts) = snapshot.counts.get() {
             return Ok(*counts);
         }
-        let counts = self.store.chunk_counts()?;
+        let counts = self.catalog.chunk_counts()?;
         Ok(*snapshot.counts.get_or_init(|| counts))
     }
 
     pub fn documents(&self) -> Result<Cow<'a, [DocumentInfo]>> {
-        let Some(snapshot) = self.snapshot else { return Ok(Cow::Owned(self.store.all_documents()?)) };
+        let Some(snapshot) = self.snapshot else { return Ok(Cow::Owned(self.catalog.all_documents()?)) };
         if let Some(documents) = snapshot.documents.get() {
             return Ok(Cow::Borrowed(documents));
         }
-        let documents = self.store.all_documents()?;
+        let documents = self.catalog.all_documents()?;
         Ok(Cow::Borrowed(snapshot.documents.get_or_init(|| documents)))
     }
 
@@ -58,7 +58,7 @@ impl<'a> LibraryFacts<'a> {
         let read = |documents: &[DocumentInfo]| -> HashMap<i64, String> {
             documents.iter().map(|d| (d.doc_id, crate::index::document_label(&d.title, &d.path).to_lowercase())).collect()
         };
-        let Some(snapshot) = self.snapshot else { return Ok(Cow::Owned(read(&self.store.all_documents()?))) };
+        let Some(snapshot) = self.snapshot else { return Ok(Cow::Owned(read(&self.catalog.all_documents()?))) };
         if let Some(labels) = snapshot.labels.get() {
             return Ok(Cow::Borrowed(labels));
         }
@@ -80,13 +80,13 @@ impl<'a> LibraryFacts<'a> {
 
     /// The passage ids of `doc_ids`, sorted.
     pub fn chunk_ids_of_documents(&self, doc_ids: &[i64]) -> Result<Vec<i64>> {
-        let Some(snapshot) = self.snapshot else { return self.store.chunk_ids_of_documents(doc_ids) };
+        let Some(snapshot) = self.snapshot else { return self.catalog.chunk_ids_of_documents(doc_ids) };
         // A poisoned cache only means a search panicked while holding it; what it holds is
         // still whole lists, each inserted at once.
         let mut cache = snapshot.chunk_ids.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let missing: Vec<i64> = doc_ids.iter().copied().filter(|d| !cache.contains_key(d)).collect();
         if !missing.is_empty() {
-            let mut read = self.store.chunk_ids_by_document(&missing)?;
+            let mut read = self.catalog.chunk_ids_by_document(&missing)?;
             for doc in missing {
                 let mut ids = read.remove(&doc).unwrap_or_default();
                 ids.sort_unstable();

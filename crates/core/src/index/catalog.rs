@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(document_id);
 CREATE INDEX IF NOT EXISTS chunks_pending ON chunks(id) WHERE vector IS NULL;
 -- Derived from documents and pages (recomputed when missing or when the rules change), so
--- an older store gains it without a rebuild.
+-- an older catalog gains it without a rebuild.
 CREATE TABLE IF NOT EXISTS document_facets (
     document_id INTEGER PRIMARY KEY,
     extractor INTEGER NOT NULL,
@@ -167,7 +167,7 @@ pub struct ChunkRecord {
     pub content_hash: String,
 }
 
-pub struct Store {
+pub struct Catalog {
     pub(super) conn: Connection,
     pub(super) path: PathBuf,
 }
@@ -210,25 +210,25 @@ fn path_text(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-impl Store {
+impl Catalog {
     /// Opens (creating) the store for writing. Returns `true` in the second field when an
     /// existing store had another schema version and was emptied.
-    pub fn open_writer(path: &Path) -> Result<(Store, bool)> {
+    pub fn open_writer(path: &Path) -> Result<(Catalog, bool)> {
         let conn = Connection::open(path).map_err(|e| Self::err(path, e))?;
-        let store = Store { conn, path: path.to_path_buf() };
-        store.pragmas()?;
-        let rebuilt = store.migrate()?;
-        Ok((store, rebuilt))
+        let catalog = Catalog { conn, path: path.to_path_buf() };
+        catalog.pragmas()?;
+        let rebuilt = catalog.migrate()?;
+        Ok((catalog, rebuilt))
     }
 
     /// Opens an existing store read-only; readers never block the writer (WAL).
-    pub fn open_reader(path: &Path) -> Result<Store> {
+    pub fn open_reader(path: &Path) -> Result<Catalog> {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(path, flags).map_err(|e| Self::err(path, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| Self::err(path, e))?;
-        let store = Store { conn, path: path.to_path_buf() };
-        store.shadow_missing_facets()?;
-        Ok(store)
+        let catalog = Catalog { conn, path: path.to_path_buf() };
+        catalog.shadow_missing_facets()?;
+        Ok(catalog)
     }
 
     /// A store written before facets existed has no facets table, and a reader cannot add

@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::params;
 
-use super::store::Store;
+use super::catalog::Catalog;
 use crate::error::Result;
 use crate::facets::{self, DocumentFacets, FacetSource, EXTRACTOR_VERSION};
 
 /// Pages read to extract facets (the rules look at the first three).
 const FACET_PAGES: i64 = 3;
 
-impl Store {
+impl Catalog {
     /// Facets of every document, by document id (documents whose facets are not computed yet
     /// are absent).
     pub fn all_facets(&self) -> Result<HashMap<i64, DocumentFacets>> {
