@@ -8,6 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use pagewise_core::answer::Conversations;
+use pagewise_core::progress::LibraryNotice;
 use pagewise_core::answer::{Generator, LlamaGenerator, LlamaSettings};
 use pagewise_core::library::{LibraryService, LibraryStatus, StatusListener};
 use pagewise_core::isolation::IsolatedWorker;
@@ -202,7 +203,7 @@ impl AppState {
     pub fn library_status(&self) -> LibraryStatus {
         match &*lock(&self.inner.library) {
             LibrarySlot::Ready(service) => service.status(),
-            LibrarySlot::Starting => LibraryStatus { busy: true, notice: Some("starting…".into()), ..LibraryStatus::default() },
+            LibrarySlot::Starting => LibraryStatus { busy: true, notice: Some(LibraryNotice::Starting), ..LibraryStatus::default() },
             LibrarySlot::Failed(message) => LibraryStatus { error: Some(message.clone()), ..LibraryStatus::default() },
         }
     }

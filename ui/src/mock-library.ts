@@ -106,7 +106,7 @@ export class MockLibrary {
       error: this.flags.has("liberror")
         ? "The library could not start: embedding model not found at models/bge-small-en-v1.5. Run models/fetch.sh"
         : null,
-      notice: this.flags.has("notice") ? "Re-scanning folders: some file changes were missed while the app was closed." : null,
+      notice: this.flags.has("notice") ? { code: "events_lost", why: "the watcher's queue overflowed" } : null,
       sandbox: this.flags.has("weaksandbox")
         ? { missing: ["file_access"], accepted: this.weakSandboxAccepted, error: null }
         : { missing: [], accepted: false, error: null },

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { setLocale } from "./i18n";
-import { answerNotes, noticeText } from "./notices";
+import { answerNotes, libraryNoticeText, noticeText } from "./notices";
 
 afterEach(() => setLocale("en"));
 
@@ -23,7 +23,7 @@ describe("notices", () => {
     setLocale("zh-CN");
     expect(noticeText({ code: "keyword_search", lang: "zh" })).toBe("检索主要依靠关键词：嵌入模型无法读取中文。");
     expect(noticeText({ code: "read_sections", sections: 4, documents: 2 })).toContain("4");
-    expect(noticeText({ code: "abstained", why: { kind: "other_periods", period: "Year(2026)" } })).toContain("Year(2026)");
+    expect(noticeText({ code: "abstained", why: { kind: "other_periods", period: "Q3 2026" } })).toContain("Q3 2026");
     setLocale("en");
     expect(noticeText({ code: "keyword_search", lang: "en" })).toBe("");
   });
@@ -38,5 +38,20 @@ describe("notices", () => {
       "检索主要依靠关键词：嵌入模型无法读取中文。",
     ]);
     expect(answerNotes({ notices: [], note: null })).toEqual([]);
+  });
+
+  it("say what happened to the library in the page's language, with its figures", () => {
+    const stopped = { code: "embedding_server_stopped", why: "connection refused", waiting: 1234 } as const;
+    setLocale("en");
+    expect(libraryNoticeText(stopped)).toBe(
+      "The embedding server stopped answering (connection refused): 1,234 passages are searchable by keyword and get their vectors once it answers again.",
+    );
+    setLocale("zh-CN");
+    expect(libraryNoticeText(stopped)).toContain("嵌入服务器停止了响应");
+    expect(libraryNoticeText(stopped)).toContain("1,234");
+    expect(libraryNoticeText({ code: "model_changed", from: "a", to: "b", passages: 7 })).toBe("嵌入模型已更换（a → b）：正在重新嵌入 7 个段落。");
+    for (const n of [{ code: "starting" }, { code: "rebuilding_for_new_version" }, { code: "events_lost", why: "x" }] as const) {
+      expect(libraryNoticeText(n).replace("Pagewise", "")).not.toMatch(/[A-Za-z]{4}/);
+    }
   });
 });

@@ -2,8 +2,9 @@
 // codes with parameters (its English `note` is for the command line and older turns).
 
 import type { Abstention } from "./bindings/Abstention";
+import type { LibraryNotice } from "./bindings/LibraryNotice";
 import type { Notice } from "./bindings/Notice";
-import { t } from "./i18n";
+import { formatNumber, t } from "./i18n";
 
 function abstention(why: Abstention): string {
   switch (why.kind) {
@@ -53,4 +54,30 @@ export function noticeText(n: Notice): string {
 export function answerNotes(a: { notices: Notice[]; note: string | null }): string[] {
   if (a.notices.length) return a.notices.map(noticeText).filter((s) => s.length > 0);
   return a.note ? [a.note] : [];
+}
+
+/** What the library status says about the library as a whole, in the page's language. */
+export function libraryNoticeText(n: LibraryNotice): string {
+  switch (n.code) {
+    case "starting":
+      return t("libraryNotice.starting");
+    case "rebuilding_for_new_version":
+      return t("libraryNotice.rebuilding_for_new_version");
+    case "model_changed":
+      return t("libraryNotice.model_changed", { from: n.from, to: n.to, passages: formatNumber(n.passages) });
+    case "vectors_rebuilt":
+      return t("libraryNotice.vectors_rebuilt", { vectors: formatNumber(n.vectors) });
+    case "keyword_index_rebuilt":
+      return t("libraryNotice.keyword_index_rebuilt", { extra: formatNumber(n.extra), missing: formatNumber(n.missing) });
+    case "embedded_with_other_model":
+      return t("libraryNotice.embedded_with_other_model", { model: n.model, current: n.current });
+    case "no_gpu":
+      return t("libraryNotice.no_gpu", { gpu: n.gpu, why: n.why });
+    case "embedding_server_unreachable":
+      return t("libraryNotice.embedding_server_unreachable", { why: n.why });
+    case "embedding_server_stopped":
+      return t("libraryNotice.embedding_server_stopped", { why: n.why, waiting: formatNumber(n.waiting) });
+    case "events_lost":
+      return t("libraryNotice.events_lost", { why: n.why });
+  }
 }

@@ -85,9 +85,9 @@ impl ProgressSink for Reporter {
     fn report(&self, event: &Progress) {
         let secs = self.started.elapsed().as_secs_f64().max(0.001);
         match event {
-            Progress::Notice { message } => match &self.bar {
-                Some(b) => b.println(format!("note: {message}")),
-                None => eprintln!("note: {message}"),
+            Progress::Notice { notice } => match &self.bar {
+                Some(b) => b.println(format!("note: {notice}")),
+                None => eprintln!("note: {notice}"),
             },
             Progress::Scanned { files } => self.plain(format!("scanned: {files} files"), true),
             Progress::Planned { to_check, unchanged, to_remove } => {
@@ -172,7 +172,7 @@ pub fn run(ctx: &CommandContext, args: IndexArgs) -> Result<i32> {
     let engine = Writer::open(config)?;
     let reporter = Reporter::new(!args.json && std::io::stderr().is_terminal());
     for n in engine.notices() {
-        reporter.report(&Progress::Notice { message: n.clone() });
+        reporter.report(&Progress::Notice { notice: n.clone() });
     }
     let report = engine.index_paths(&args.paths, !args.no_embed, &reporter, &cancel)?;
     if let Some(b) = &reporter.bar {
@@ -200,7 +200,7 @@ fn summary_json(r: &IndexReport) -> serde_json::Value {
         "embed_seconds": r.embed_seconds,
         "pending_vectors": r.pending_vectors,
         "interrupted": r.interrupted,
-        "notices": r.notices,
+        "notices": r.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
     })
 }
 

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use pagewise_core::chunk::{chunk_document, ChunkParams, TokenCounter};
 use pagewise_core::embed::SentenceEmbedder;
 use pagewise_core::parse::{parse_pdf, PdfLimits};
-use pagewise_core::progress::Silent;
+use pagewise_core::progress::{LibraryNotice, Silent};
 use pagewise_core::{models, EngineConfig, Queries, SearchParams, Writer};
 
 fn repo() -> PathBuf {
@@ -65,7 +65,7 @@ fn schema_and_model_changes_rebuild_and_say_so() {
     conn.execute("UPDATE meta SET value='some-other-model@123' WHERE key='embed_model'", []).unwrap();
     drop(conn);
     let engine = Writer::open(config(data.path())).unwrap();
-    assert!(engine.notices().iter().any(|n| n.contains("embedding model changed")), "{:?}", engine.notices());
+    assert!(engine.notices().iter().any(|n| matches!(n, LibraryNotice::ModelChanged { .. })), "{:?}", engine.notices());
     let again = index(&engine, &docs);
     assert_eq!(again.indexed.len(), 0, "no re-parse for a model change");
     assert!(again.embedded > 0, "vectors recomputed");
@@ -75,7 +75,7 @@ fn schema_and_model_changes_rebuild_and_say_so() {
     conn.execute("UPDATE meta SET value='0' WHERE key='schema_version'", []).unwrap();
     drop(conn);
     let engine = Writer::open(config(data.path())).unwrap();
-    assert!(engine.notices().iter().any(|n| n.contains("rebuilding")), "{:?}", engine.notices());
+    assert!(engine.notices().contains(&LibraryNotice::RebuildingForNewVersion), "{:?}", engine.notices());
     let rebuilt = index(&engine, &docs);
     assert_eq!(rebuilt.indexed.len(), 1);
     assert!(engine.verify().unwrap().is_consistent());
@@ -92,7 +92,7 @@ fn a_damaged_vector_file_is_rebuilt_from_sqlite() {
     bytes[n / 2] ^= 0xff;
     std::fs::write(&vectors, bytes).unwrap();
     let engine = Writer::open(config(data.path())).unwrap();
-    assert!(engine.notices().iter().any(|n| n.contains("vector index")), "{:?}", engine.notices());
+    assert!(engine.notices().iter().any(|n| matches!(n, LibraryNotice::VectorsRebuilt { .. })), "{:?}", engine.notices());
     assert!(engine.verify().unwrap().is_consistent());
     let hits = engine
         .search("Kestrel observatory mirror", &SearchParams { mode: pagewise_core::SearchMode::Vector, ..Default::default() })

@@ -4,6 +4,7 @@ import * as api from "../api";
 import { button, h, icon, replaceChildren, withBusy } from "../dom";
 import { basename, folderFraction, folderProgressText, formatAgo } from "../format";
 import { formatNumber, t, tn } from "../i18n";
+import { libraryNoticeText } from "../notices";
 import { bus, setLibrary, state } from "../store";
 import type { FolderStatus, LibraryStatus } from "../types";
 import { confirmDialog } from "./modal";
@@ -261,7 +262,7 @@ export function createLibraryPanel(): HTMLElement {
     errorBox.hidden = !s.error;
     errorText.textContent = s.error ?? "";
     notice.hidden = !s.notice;
-    notice.textContent = s.notice ?? "";
+    notice.textContent = s.notice ? libraryNoticeText(s.notice) : "";
     sandbox.render(s.sandbox);
     empty.hidden = s.folders.length > 0 || !!s.error;
     const seen = new Set<string>();

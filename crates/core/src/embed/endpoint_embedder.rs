@@ -212,12 +212,12 @@ impl Embedder for AwaitedEndpointEmbedder {
         self.server()?.embed(texts, role)
     }
 
-    fn notice(&self) -> Option<String> {
+    fn notice(&self) -> Option<crate::progress::LibraryNotice> {
         if self.connected.get().is_some() {
             return None;
         }
         let why = self.last_try.lock().map(|last| last.1.clone()).unwrap_or_default();
-        Some(format!("the embedding server does not answer ({why}); searching by keywords until it does"))
+        Some(crate::progress::LibraryNotice::EmbeddingServerUnreachable { why })
     }
 
     fn served_remotely(&self) -> bool {
@@ -253,7 +253,7 @@ mod tests {
         let awaited = stand_in("http://10.0.0.5:8080", None, recorded, 768).expect("same server, any model");
         assert_eq!((awaited.model_id(), awaited.dimensions()), (recorded, 768));
         assert_eq!(awaited.count("three short words"), 3);
-        assert!(awaited.notice().is_some_and(|n| n.contains("cannot reach it")), "{:?}", awaited.notice());
+        assert!(awaited.notice().is_some_and(|n| n.to_string().contains("cannot reach it")), "{:?}", awaited.notice());
         // Within the retry pause the failure is told at once, without a request.
         let err = awaited.embed(&["a question".into()], TextRole::Query).unwrap_err().to_string();
         assert!(err.contains("cannot reach it"), "{err}");

@@ -56,7 +56,7 @@ pub trait Embedder: Send + Sync {
     }
     /// Something the user should know about how the model runs (a GPU build on a machine
     /// without a GPU).
-    fn notice(&self) -> Option<String> {
+    fn notice(&self) -> Option<crate::progress::LibraryNotice> {
         None
     }
     /// Whether vectors come over the network, from a server that may be away for a while (a

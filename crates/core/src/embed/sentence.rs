@@ -33,7 +33,7 @@ pub struct SentenceEmbedder {
     dimensions: usize,
     model_id: String,
     /// Why the model runs on the CPU in a GPU build.
-    device_notice: Option<String>,
+    device_notice: Option<crate::progress::LibraryNotice>,
     /// Queries embedded so far: each costs a forward pass on the question path.
     queries_embedded: std::sync::atomic::AtomicU64,
 }
@@ -44,16 +44,16 @@ fn embed_err(dir: &Path, message: impl std::fmt::Display) -> Error {
 
 /// CUDA or Metal when the build has them and a device answers; otherwise the CPU, with a
 /// notice when a GPU build found no GPU.
-fn pick_device() -> (Device, Option<String>) {
+fn pick_device() -> (Device, Option<crate::progress::LibraryNotice>) {
     #[cfg(feature = "cuda")]
     match Device::new_cuda(0) {
         Ok(d) => return (d, None),
-        Err(e) => return (Device::Cpu, Some(format!("no CUDA GPU answered ({e}); embedding on the CPU"))),
+        Err(e) => return (Device::Cpu, Some(crate::progress::LibraryNotice::NoGpu { gpu: "CUDA".into(), why: e.to_string() })),
     }
     #[cfg(feature = "metal")]
     match Device::new_metal(0) {
         Ok(d) => return (d, None),
-        Err(e) => return (Device::Cpu, Some(format!("no Metal GPU answered ({e}); embedding on the CPU"))),
+        Err(e) => return (Device::Cpu, Some(crate::progress::LibraryNotice::NoGpu { gpu: "Metal".into(), why: e.to_string() })),
     }
     #[allow(unreachable_code)]
     (Device::Cpu, None)
@@ -196,7 +196,7 @@ impl Embedder for SentenceEmbedder {
         self.queries_embedded.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    fn notice(&self) -> Option<String> {
+    fn notice(&self) -> Option<crate::progress::LibraryNotice> {
         self.device_notice.clone()
     }
 

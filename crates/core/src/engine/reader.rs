@@ -8,6 +8,7 @@ use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
 use crate::index::{self, LexicalIndex, MetaKey, Catalog, VectorIndex};
 use crate::retrieve::LibrarySnapshot;
+use crate::progress::LibraryNotice;
 
 struct ReadStores {
     catalog: Catalog,
@@ -22,7 +23,7 @@ pub struct Reader {
     /// Behind a lock so a reader can be shared between threads (SQLite connections are not
     /// `Sync`); readers of one process take turns, and never wait for the writer.
     stores: Mutex<ReadStores>,
-    notices: Vec<String>,
+    notices: Vec<LibraryNotice>,
 }
 
 impl Reader {
@@ -44,13 +45,10 @@ impl Reader {
             });
         }
         let catalog = Catalog::open_reader(&db)?;
-        let mut notices: Vec<String> = embedder.notice().into_iter().collect();
+        let mut notices: Vec<LibraryNotice> = embedder.notice().into_iter().collect();
         if let Some(model) = catalog.meta(&MetaKey::EmbedModel)? {
             if model != embedder.model_id() {
-                notices.push(format!(
-                    "index was embedded with {model}, not {}: run `pagewise index` to re-embed; searching by keyword only",
-                    embedder.model_id()
-                ));
+                notices.push(LibraryNotice::EmbeddedWithOtherModel { model, current: embedder.model_id().to_string() });
             }
         }
         let (lexical, _) = LexicalIndex::open(&config.data_dir.join(index::LEXICAL_DIR), false)?;
@@ -67,7 +65,7 @@ impl Reader {
     }
 
     /// What opening found (an index embedded with another model).
-    pub fn notices(&self) -> &[String] {
+    pub fn notices(&self) -> &[LibraryNotice] {
         &self.notices
     }
 }

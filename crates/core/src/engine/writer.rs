@@ -11,13 +11,13 @@ use crate::embed::SharedEmbedder;
 use crate::error::{Error, Result};
 use crate::index::{IndexRun, Stores};
 use crate::isolation::Parser;
-use crate::progress::{IndexReport, ProgressSink};
+use crate::progress::{IndexReport, LibraryNotice, ProgressSink};
 
 pub struct Writer {
     config: EngineConfig,
     embedder: SharedEmbedder,
     stores: Mutex<Stores>,
-    notices: Vec<String>,
+    notices: Vec<LibraryNotice>,
 }
 
 impl Writer {
@@ -35,7 +35,7 @@ impl Writer {
     }
 
     /// What opening found and repaired (schema or model changes, rebuilt indexes).
-    pub fn notices(&self) -> &[String] {
+    pub fn notices(&self) -> &[LibraryNotice] {
         &self.notices
     }
 

@@ -29,6 +29,7 @@ pub use crate::data_dir::CONVERSATIONS_FILE;
 pub(crate) use crate::data_dir::SQLITE_FILE;
 use crate::data_dir;
 use crate::error::Result;
+use crate::progress::LibraryNotice;
 
 pub(crate) const LEXICAL_DIR: &str = "lexical";
 pub(crate) const VECTOR_FILE: &str = "vectors.usearch";
@@ -71,7 +72,7 @@ pub struct Stores {
 /// What `open` found and did.
 #[derive(Debug, Default, Clone)]
 pub struct OpenReport {
-    pub notices: Vec<String>,
+    pub notices: Vec<LibraryNotice>,
 }
 
 impl Stores {
@@ -83,7 +84,7 @@ impl Stores {
         let mut report = OpenReport::default();
         let (catalog, schema_rebuilt) = Catalog::open_writer(&data_dir.join(SQLITE_FILE))?;
         if schema_rebuilt {
-            report.notices.push("index was built by another version of Pagewise: rebuilding it from the files".into());
+            report.notices.push(LibraryNotice::RebuildingForNewVersion);
         }
         let (mut lexical, _) = LexicalIndex::open(&data_dir.join(LEXICAL_DIR), true)?;
         if schema_rebuilt {
@@ -97,10 +98,7 @@ impl Stores {
             catalog.clear_vectors()?;
             data_dir::ensure_ours(data_dir)?;
             let _ = std::fs::remove_file(&vector_path);
-            report.notices.push(format!(
-                "embedding model changed ({} → {model_id}): re-embedding {chunks} chunks",
-                old_model.unwrap_or_default()
-            ));
+            report.notices.push(LibraryNotice::ModelChanged { from: old_model.unwrap_or_default(), to: model_id.to_string(), passages: chunks });
         }
         catalog.set_meta(&MetaKey::EmbedModel, model_id)?;
         catalog.set_meta(&MetaKey::EmbedDimensions, &dimensions.to_string())?;
@@ -125,7 +123,7 @@ impl Stores {
         if rebuilt && save {
             let sum = self.vectors.save_atomic()?;
             self.catalog.set_meta(&MetaKey::VectorChecksum, &sum)?;
-            report.notices.push(format!("vector index did not match the metadata store: rebuilt it from {} stored vectors", self.vectors.len()));
+            report.notices.push(LibraryNotice::VectorsRebuilt { vectors: self.vectors.len() as u64 });
         }
         Ok(())
     }
@@ -146,9 +144,7 @@ impl Stores {
             self.add_lexical_document(file.doc_id, &file.path)?;
         }
         self.lexical.commit()?;
-        report
-            .notices
-            .push(format!("keyword index disagreed with the metadata store ({extra} extra, {missing} missing): rebuilt it"));
+        report.notices.push(LibraryNotice::KeywordIndexRebuilt { extra: extra as u64, missing: missing as u64 });
         Ok(())
     }
 

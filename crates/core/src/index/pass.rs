@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::ingest::{scan, FileEntry, Scan};
 use crate::isolation::{parse_many, ParseEvent, ParseJob};
 use crate::parse::pdf::PageProgress;
-use crate::progress::{FileOutcome, IndexReport, Progress};
+use crate::progress::{FileOutcome, IndexReport, LibraryNotice, Progress};
 
 /// Commit after this many files or this much time, whichever comes first: often enough that
 /// documents become searchable quickly, rarely enough that commits stay cheap.
@@ -377,12 +377,9 @@ impl IndexPass<'_, '_> {
         let (chunks, embedded) = self.stores.catalog.chunk_counts()?;
         self.report.pending_vectors = chunks - embedded;
         if let Some(why) = server_away {
-            let message = format!(
-                "the embedding server stopped answering ({why}); {} passages are keyword-searchable and wait for their vectors, which the next index run makes once the server answers",
-                self.report.pending_vectors
-            );
-            self.run.progress.report(&Progress::Notice { message: message.clone() });
-            self.report.notices.push(message);
+            let notice = LibraryNotice::EmbeddingServerStopped { why, waiting: self.report.pending_vectors };
+            self.run.progress.report(&Progress::Notice { notice: notice.clone() });
+            self.report.notices.push(notice);
         }
         Ok(self.report)
     }

@@ -74,7 +74,7 @@ pub struct LibraryStatus {
     /// A problem with the library as a whole (the index cannot be read).
     pub error: Option<String>,
     /// Something the user should know that is not an error (a rescan after lost events).
-    pub notice: Option<String>,
+    pub notice: Option<crate::progress::LibraryNotice>,
     /// The parser's sandbox, once checked; `None` where files are parsed in-process.
     pub sandbox: Option<SandboxState>,
 }

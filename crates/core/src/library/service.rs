@@ -17,7 +17,7 @@ use crate::embed::SharedEmbedder;
 use crate::engine::{EngineConfig, LibraryCounts, Queries, Reader, Writer};
 use crate::error::{Error, Result};
 use crate::index::catalog::now_secs;
-use crate::progress::{Progress, ProgressSink, Silent};
+use crate::progress::{LibraryNotice, Progress, ProgressSink, Silent};
 
 /// Told about every status change (at most every `EMIT_EVERY` unless the change matters).
 pub type StatusListener = Box<dyn Fn(&LibraryStatus) + Send + Sync>;
@@ -307,8 +307,8 @@ impl ProgressSink for FolderProgress<'_> {
         match event {
             Progress::Committed { .. } => self.shared.reader_stale.store(true, Ordering::SeqCst),
             // A run's notice (vectors waiting for an absent server) is the library's news.
-            Progress::Notice { message } => {
-                self.shared.status().notice = Some(message.clone());
+            Progress::Notice { notice } => {
+                self.shared.status().notice = Some(notice.clone());
                 self.shared.publish(true);
             }
             _ => {}
@@ -406,7 +406,7 @@ impl Worker {
                 }
             }
             Command::RescanAll(message) => {
-                self.shared.status().notice = Some(format!("change events were lost ({message}); checking every folder again"));
+                self.shared.status().notice = Some(LibraryNotice::EventsLost { why: message });
                 let roots: Vec<PathBuf> = self.shared.status().folders.iter().map(|f| f.path.clone()).collect();
                 for root in roots {
                     self.enqueue(root);
@@ -701,7 +701,10 @@ mod tests {
         service.add(vec![more]).unwrap();
         let status = wait_until(&service, "the new folder", |s| s.documents == 3 && !s.busy);
         assert!(status.pending_vectors > 0, "{status:?}");
-        assert!(status.notice.as_deref().is_some_and(|n| n.contains("cannot reach") && n.contains("wait for their vectors")), "{status:?}");
+        assert!(
+            matches!(&status.notice, Some(LibraryNotice::EmbeddingServerStopped { why, waiting }) if why.contains("cannot reach") && *waiting > 0),
+            "{status:?}"
+        );
         assert!(status.folders.iter().all(|f| f.state == FolderState::UpToDate && f.error.is_none()), "the run is not a failure: {status:?}");
         let hits = service.reader().unwrap().search("solar roof", &crate::retrieve::SearchParams::default()).unwrap();
         assert!(hits.hits.first().is_some_and(|h| h.doc_path.ends_with("minutes.md")), "keyword-searchable meanwhile");
