@@ -44,7 +44,7 @@ impl Writer {
         Arc::clone(&self.embedder)
     }
 
-    fn stores(&self) -> Result<MutexGuard<'_, Stores>> {
+    pub(crate) fn stores(&self) -> Result<MutexGuard<'_, Stores>> {
         self.stores.lock().map_err(|_| Error::Poisoned("the index writer"))
     }
 

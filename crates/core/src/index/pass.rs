@@ -403,3 +403,85 @@ fn skipped_reason(f: &StoredFailure) -> String {
         f.reason.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::engine::test_library::test_library;
+    use crate::engine::Queries;
+    use crate::progress::Silent;
+
+    fn names<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<String> {
+        let mut names: Vec<String> = paths.into_iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    /// Each stage on a real library (SQLite, Tantivy, usearch, MiniLM in a temp dir) after the
+    /// changes a user makes between runs: a file touched with the same content, one moved, one
+    /// added, one over the size limit.
+    #[test]
+    fn each_stage_of_a_pass_does_its_own_part() {
+        let library = test_library();
+        let notes = library.folder();
+        let budget = std::fs::read(notes.join("budget.md")).unwrap();
+        std::fs::write(notes.join("budget.md"), &budget).unwrap();
+        std::fs::rename(notes.join("pumps.md"), notes.join("pumps-moved.md")).unwrap();
+        std::fs::write(notes.join("orchard.md"), "# Orchard\n\nThe orchard has forty apple trees.\n").unwrap();
+        std::fs::write(notes.join("big.txt"), "x".repeat(4096)).unwrap();
+
+        let config = library.writer.config().clone();
+        let embedder = library.writer.embedder_handle();
+        let mut parsers = vec![config.parser()];
+        let cancel = AtomicBool::new(false);
+        let mut run = IndexRun {
+            embedder: embedder.as_ref(),
+            parsers: &mut parsers,
+            progress: &Silent,
+            cancel: &cancel,
+            chunk_params: config.chunk,
+            embed: true,
+            max_file_bytes: 1024,
+            max_text_bytes: config.max_text_bytes,
+        };
+        let mut stores = library.writer.stores().unwrap();
+        let mut pass = IndexPass { stores: &mut stores, run: &mut run, report: IndexReport::default(), batch: Batch::default() };
+
+        let survey = pass.survey(std::slice::from_ref(&notes)).unwrap();
+        assert_eq!(names(survey.found.files.iter().map(|f| f.path.as_path())), ["big.txt", "budget.md", "orchard.md", "pumps-moved.md"]);
+        assert_eq!(names(survey.stored.iter().map(|f| f.path.as_path())), ["budget.md", "pumps.md"]);
+        let mut missing = survey.missing();
+        assert_eq!(names(missing.iter().map(|f| f.path.as_path())), ["pumps.md"]);
+
+        let known = Known::of(&survey.stored);
+        let to_check = pass.triage(&survey, &known);
+        // The touched file was just written, so it is checked by content like the new ones.
+        assert_eq!(names(to_check.iter().map(|f| f.path.as_path())), ["big.txt", "budget.md", "orchard.md", "pumps-moved.md"]);
+
+        let to_parse = pass.hash(to_check, &survey, &known, &mut missing).unwrap();
+        assert_eq!(names(to_parse.iter().map(|(f, _)| f.path.as_path())), ["orchard.md"], "same content and moves need no parsing");
+        assert!(missing.is_empty(), "the moved file is re-pointed, not removed");
+        assert_eq!(pass.report.unchanged, 1);
+        assert_eq!(names(pass.report.renamed.iter().map(|(_, to)| to.as_path())), ["pumps-moved.md"]);
+        assert_eq!(names(pass.report.failed.iter().map(|(p, _)| p.as_path())), ["big.txt"]);
+        assert!(pass.report.failed[0].1.contains("over the limit"), "{:?}", pass.report.failed);
+
+        let first_new = pass.stores.catalog.next_document_id().unwrap();
+        let (stopped, server_away) = pass.parse(&to_parse, first_new, &survey, &known, &mut missing).unwrap();
+        assert!(!stopped && server_away.is_none());
+        assert_eq!(names(pass.report.indexed.iter().map(|p| p.as_path())), ["orchard.md"]);
+        assert!(pass.report.chunks >= 1 && pass.report.embedded >= 1, "{:?}", pass.report);
+
+        let report = pass.finish(&survey, None).unwrap();
+        assert_eq!((report.pending_vectors, report.interrupted), (0, false));
+        assert!(report.notices.is_empty(), "{:?}", report.notices);
+        assert_eq!(
+            names(stores.catalog.files().unwrap().iter().map(|f| f.path.as_path())),
+            ["budget.md", "orchard.md", "pumps-moved.md"],
+            "the catalog holds what the disk holds, less the failed file"
+        );
+        assert!(stores.catalog.failures().unwrap().contains_key(&notes.join("big.txt")));
+    }
+}
