@@ -28,6 +28,13 @@ describe("notices", () => {
     expect(noticeText({ code: "keyword_search", lang: "en" })).toBe("");
   });
 
+  it("say that a computed answer's figures come from the cited cells, not the model", () => {
+    setLocale("en");
+    expect(noticeText({ code: "computed" })).toContain("the model wrote none of these figures");
+    setLocale("zh-CN");
+    expect(noticeText({ code: "computed" })).toContain("模型没有写出");
+  });
+
   it("fall back to the English note of a turn stored before notices existed", () => {
     setLocale("zh-CN");
     expect(answerNotes({ notices: [], note: "Abstained: retrieval found no passage that covers the question." })).toEqual([

@@ -47,6 +47,8 @@ export function noticeText(n: Notice): string {
       return t("notice.fromIndex");
     case "read_sections":
       return t("notice.readSections", { sections: n.sections, documents: n.documents });
+    case "computed":
+      return t("notice.computed");
   }
 }
 

@@ -59,9 +59,24 @@ pub fn supported_text(sentences: &[Sentence]) -> String {
     sentences.iter().filter(|s| !s.citations.is_empty()).map(|s| s.text.as_str()).collect::<Vec<_>>().join(" ")
 }
 
-/// An answer is correct when it did not abstain and its supported sentences state the gold.
+/// The gold read in the scale its question asks for: "$5409.00" answers "… Answer in USD
+/// millions" as $5,409 million. `None` when the question names no scale, or the gold has one
+/// already or more than one figure.
+fn gold_in_asked_scale(question: &str, gold: &str) -> Option<String> {
+    static SCALE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let asked = crate::text::cached_regex(&SCALE, r"(?i)\bin (?:usd |us\$ ?|\$ ?)?(thousands|millions|billions)\b|\b(?:usd|us\$) ?(thousands|millions|billions)\b")
+        .captures(question)?;
+    let unit = asked.get(1).or(asked.get(2))?.as_str().trim_end_matches('s');
+    let lower = gold.to_lowercase();
+    let scaled = ["thousand", "million", "billion", "bn", "mn", "%", "percent"].iter().any(|w| lower.contains(w));
+    (!scaled && gold_figures(gold).len() == 1).then(|| format!("{} {unit}", gold.trim()))
+}
+
+/// An answer is correct when it did not abstain and its supported sentences state the gold
+/// (as written, or in the scale its question asks for).
 pub fn is_correct(answer: &Answer, gold: &str) -> bool {
-    !answer.abstained && states(&supported_text(&answer.sentences), gold)
+    let text = supported_text(&answer.sentences);
+    !answer.abstained && (states(&text, gold) || gold_in_asked_scale(&answer.question, gold).is_some_and(|g| states(&text, &g)))
 }
 
 #[cfg(test)]
@@ -76,6 +91,16 @@ mod tests {
         assert!(!states("North Valley has 5,000 kW installed.", "1,420 kW"));
         assert!(states("错误率从38%降到了1.2%。", "从38%降到1.2%"));
         assert!(!states("错误率降到了1.2%。", "从38%降到1.2%"), "both figures of a short gold must be there");
+    }
+
+    #[test]
+    fn a_gold_figure_reads_in_the_scale_its_question_asks_for() {
+        let question = "What is the year end FY2019 total amount of inventories? Answer in USD millions.";
+        let gold = gold_in_asked_scale(question, "$5409.00").unwrap();
+        assert!(states("Inventories for 2019: $5,409 million.", &gold));
+        assert!(!states("Inventories for 2019: $5,409 thousand.", &gold));
+        assert_eq!(gold_in_asked_scale("What is capex in 2021?", "$4.60"), None);
+        assert_eq!(gold_in_asked_scale(question, "$4.6 billion"), None, "the gold names its scale");
     }
 
     #[test]

@@ -30,3 +30,49 @@ fn a_plain_question_is_embedded_once() {
     assert!(answer.answer.contains("30 days"), "{}", answer.answer);
     assert_eq!(engine.embedder().queries_embedded() - before, 1, "the question was embedded more than once");
 }
+
+/// Figure questions over a real statements PDF (read by PDFium, embedded by MiniLM): the
+/// answer is computed from cited statement cells, never from the note that repeats a row
+/// name, and not at all for a company the library does not hold or a question of why.
+#[test]
+fn figures_are_computed_from_cited_statement_cells() {
+    use pagewise_core::answer::{Answer, AnswerMode, SentenceStatus};
+    std::env::set_var("PAGEWISE_MODELS_DIR", repo().join("models"));
+    let data = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("tests/fixtures/statements.pdf"), folder.path().join("northwind-2023.pdf")).unwrap();
+    let config = EngineConfig::new(data.path().to_path_buf(), models::locate(None, None).expect("models: run models/fetch.sh"));
+    let writer = Writer::open(config.clone()).unwrap();
+    writer.index_paths(&[folder.path().to_path_buf()], true, &Silent, &AtomicBool::new(false)).unwrap();
+    let engine = Reader::open_sharing(config, writer.embedder_handle()).unwrap();
+    let asker = Asker { reader: &engine, generator: None, options: AskOptions::default() };
+    let ask = |q: &str| -> Answer { asker.ask(q, None, &mut |_| true).unwrap() };
+
+    let ratio = ask("What was Northwind Ceramics' current ratio in 2023?");
+    assert_eq!(ratio.mode, AnswerMode::Computed, "{}", ratio.answer);
+    let sentence = &ratio.sentences[0];
+    assert_eq!(sentence.status, SentenceStatus::Computed);
+    assert!(sentence.text.contains("18,700") && sentence.text.contains("9,350") && sentence.text.ends_with("= 2.00."), "{}", sentence.text);
+    assert_eq!(sentence.citations.len(), 2);
+    for c in &sentence.citations {
+        assert_eq!(c.span.page, 3, "the balance sheet");
+        assert!(c.quote.starts_with("Total current"), "the cited row: {}", c.quote);
+    }
+
+    let quick = ask("Did the quick ratio improve from 2022 to 2023?");
+    assert_eq!(quick.mode, AnswerMode::Computed, "{}", quick.answer);
+    assert!(quick.sentences[0].text.contains("rose by 0.12"), "{}", quick.answer);
+    assert!(quick.answer.contains("1.09") && quick.answer.contains("1.21"), "{}", quick.answer);
+    assert!(quick.sentences.iter().flat_map(|s| &s.citations).all(|c| c.span.page == 3), "never the note's inventories");
+
+    let inventories = ask("What were total inventories at the end of 2023?");
+    assert_eq!(inventories.mode, AnswerMode::Computed, "{}", inventories.answer);
+    assert!(inventories.answer.contains("$7,400 thousand"), "{}", inventories.answer);
+
+    let margin = ask("operating margin 2023?");
+    assert!(margin.answer.contains("7,500 / Revenue 48,200 = 15.6%"), "{}", margin.answer);
+
+    for not_computed in ["What was Globex's current ratio in 2023?", "What drove the increase in inventories in 2023?"] {
+        assert_ne!(ask(not_computed).mode, AnswerMode::Computed, "{not_computed}");
+    }
+}

@@ -7,4 +7,4 @@ export type Notice = { "code": "abstained", why: Abstention,
 /**
  * What the closest sentence got wrong, when one came close.
  */
-near_miss?: Reason, } | { "code": "no_model" } | { "code": "generation_failed", error: string, } | { "code": "model_found_nothing" } | { "code": "nothing_matched" } | { "code": "sources_first" } | { "code": "stopped" } | { "code": "keyword_search", lang: Lang, } | { "code": "from_index" } | { "code": "read_sections", sections: number, documents: number, };
+near_miss?: Reason, } | { "code": "no_model" } | { "code": "generation_failed", error: string, } | { "code": "model_found_nothing" } | { "code": "nothing_matched" } | { "code": "sources_first" } | { "code": "stopped" } | { "code": "keyword_search", lang: Lang, } | { "code": "from_index" } | { "code": "read_sections", sections: number, documents: number, } | { "code": "computed" };

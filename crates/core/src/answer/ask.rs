@@ -23,7 +23,7 @@ use super::stages::Stages;
 use super::tools::{Step, Toolbox};
 use super::notice::{self, Notice};
 use super::verdict::{self, Checked, Verdict};
-use super::{judge, mapreduce, repeat, rewrite};
+use super::{computed, judge, mapreduce, repeat, rewrite};
 pub use super::asker::{AskOptions, Asker};
 pub use super::outcome::{Answer, AnswerMode, AskEvent, Timings};
 pub(crate) use super::outcome::{collect_citations, ms, send, Sink};
@@ -86,9 +86,14 @@ impl Asker<'_> {
                 let quotes = extractive_sentences(&query, &gathered.evidence);
                 timings.first_evidence_ms = Some(ms(started));
                 send(sink, AskEvent::Evidence(&quotes))?;
-                match self.judged(&query, &gathered.evidence, &mut signals) {
-                    Verdict::Abstain(why) => (Checked::abstained(why), None, AttributionCounts::default()),
-                    Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, sink)?,
+                // A computed figure needs neither the model's judgement nor its draft.
+                if let Some(c) = &gathered.computation {
+                    (computed::checked(c, &gathered.evidence, &query), None, AttributionCounts::default())
+                } else {
+                    match self.judged(&query, &gathered.evidence, &mut signals) {
+                        Verdict::Abstain(why) => (Checked::abstained(why), None, AttributionCounts::default()),
+                        Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, sink)?,
+                    }
                 }
             }
         };
@@ -131,6 +136,9 @@ impl Asker<'_> {
             }
             Checked::Generated { sentences, .. } => {
                 (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Generated)
+            }
+            Checked::Computed { sentences } => {
+                (attribute::render(&sentences, lang), collect_citations(&sentences), sentences, AnswerMode::Computed)
             }
         };
         if let Some(generation) = &generation {

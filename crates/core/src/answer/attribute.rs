@@ -90,6 +90,8 @@ pub enum SentenceStatus {
     /// A sentence quoted from the evidence itself (extractive answers, and the quotes that
     /// lead an answer whose generated part is not fully supported).
     Quote,
+    /// Computed by Pagewise from the cited table cells (re-read and re-computed when checked).
+    Computed,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

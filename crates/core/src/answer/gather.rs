@@ -15,10 +15,12 @@ use super::outcome::{ms, send, AskEvent, Sink};
 use super::plan::{Plan, MAX_STEPS};
 use super::stages::Stages;
 use super::tools::{Found, Toolbox};
+use super::compute::{self, Computation};
 use super::lookup;
 use crate::embed::TextRole;
 use crate::engine::Queries;
 use crate::error::Result;
+use crate::index::DocumentInfo;
 use crate::lang::Lang;
 use crate::retrieve::{Hit, Ranking};
 
@@ -32,6 +34,9 @@ pub(super) struct Gathered {
     pub retrieve_ms: f64,
     /// The question's language when the embedding model does not read it.
     pub language_gap: Option<Lang>,
+    /// The figure the question asks for, computed from statement cells, when it asks for one
+    /// the statements give (their passages lead the evidence).
+    pub computation: Option<Computation>,
 }
 
 /// The plan's searches merged, with the last search's candidate lists and embedding.
@@ -54,8 +59,10 @@ impl Asker<'_> {
         // The statement row the question asks for leads the evidence (not the abstain rule's
         // view above, which keeps the retrieval it was fitted on).
         let hits = self.with_statement_rows(tools, query, searched.hits, sink)?;
+        let (hits, computation, cells_cost) = self.with_computation(tools, query, hits, sink)?;
         let retrieve_ms = ms(started);
-        let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens(), &count);
+        // The cells a computation read are cited whatever the model's budget (it writes none of it).
+        let evidence = EvidenceSet::from_hits(&hits, &tools.documents, self.evidence_tokens() + cells_cost, &count);
         // A plain plan searched with this very query: its embedding is already there.
         let query_vector = match searched.query_vector {
             Some((searched, vector)) if searched == query => Some(vector),
@@ -72,7 +79,7 @@ impl Asker<'_> {
         let signals = abstain::signals(query, &calibrated, query_vector.as_deref(), &passage_vectors, &library);
         let lang = Lang::of(query);
         let language_gap = (!self.reader.embedder().covers(lang)).then_some(lang);
-        Ok(Gathered { evidence, passage_vectors, signals, retrieve_ms, language_gap })
+        Ok(Gathered { evidence, passage_vectors, signals, retrieve_ms, language_gap, computation })
     }
 
     /// Runs the plan's searches (at most [`MAX_STEPS`]) and merges their hits so that each
@@ -126,5 +133,38 @@ impl Asker<'_> {
         let mut led = rows;
         led.extend(hits.into_iter().filter(|h| !leading.contains(&h.chunk_id)));
         Ok(led)
+    }
+
+    /// The computation the question asks for ([`compute::compute`]) over the documents of
+    /// `hits`, with the passages of the cells it read leading `hits` and the tokens they take;
+    /// a step of the trace.
+    fn with_computation(&self, tools: &mut Toolbox<'_>, query: &str, hits: Vec<Hit>, sink: &mut Sink<'_>) -> Result<(Vec<Hit>, Option<Computation>, usize)> {
+        let t = Instant::now();
+        let mut ranked = Vec::new();
+        for h in &hits {
+            if let Some(d) = tools.documents.get(&h.span.doc_id).filter(|d| !ranked.iter().any(|r: &DocumentInfo| r.doc_id == d.doc_id)) {
+                ranked.push(d.clone());
+            }
+        }
+        let Some(computation) = compute::compute(self.reader, query, &ranked)? else { return Ok((hits, None, 0)) };
+        let formulas: Vec<String> = computation.values.iter().map(|v| format!("{}: {} = {}", v.period, v.formula, v.value)).collect();
+        send(sink, AskEvent::Step(tools.record("compute", json!({"query": query, "metric": computation.name}), formulas.join("\n"), t)))?;
+        let top = hits.iter().map(|h| h.score).fold(0.0f32, f32::max);
+        let mut led: Vec<Hit> = Vec::new();
+        for operand in computation.operands() {
+            let passages = self.reader.page_passages(operand.doc_id, operand.page)?;
+            let Some(record) = passages.into_iter().find(|p| p.span.byte_start <= operand.line.start && operand.line.start < p.span.byte_end) else {
+                continue;
+            };
+            if led.iter().any(|h| h.chunk_id == record.id) {
+                continue;
+            }
+            let also_in = hits.iter().find(|h| h.span.doc_id == operand.doc_id).map(|h| h.also_in.clone()).unwrap_or_default();
+            led.push(Hit::of(led.len() + 1, record, top + 1.0, also_in));
+        }
+        let leading: Vec<i64> = led.iter().map(|h| h.chunk_id).collect();
+        let cost = led.iter().map(|h| self.count_tokens(&super::facts::table::for_reader(&h.text)) + 24).sum();
+        led.extend(hits.into_iter().filter(|h| !leading.contains(&h.chunk_id)));
+        Ok((led, Some(computation), cost))
     }
 }

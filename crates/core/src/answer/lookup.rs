@@ -80,7 +80,7 @@ fn stem(term: &str) -> String {
     }
 }
 
-fn words(text: &str) -> HashSet<String> {
+pub(crate) fn words(text: &str) -> HashSet<String> {
     content_terms(&text.replace('&', " and ").replace("r and d", "r&d"))
         .into_iter()
         .filter(|t| !t.chars().any(|c| c.is_ascii_digit()))

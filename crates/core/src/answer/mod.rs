@@ -9,6 +9,8 @@ mod asker;
 pub(crate) mod attribute;
 pub(crate) mod budget;
 pub(crate) mod cite;
+pub(crate) mod compute;
+mod computed;
 pub(crate) mod conversations;
 mod draft;
 pub(crate) mod endpoint_generator;

@@ -37,6 +37,8 @@ pub enum Notice {
     FromIndex,
     /// A whole-document task read in sections whose notes were combined.
     ReadSections { sections: usize, documents: usize },
+    /// The figures were computed by Pagewise from the cited table cells, not by the model.
+    Computed,
 }
 
 /// Why an answer abstained.
@@ -95,6 +97,7 @@ impl Notice {
             Notice::ReadSections { sections, documents } => {
                 format!("Read {sections} sections of {documents} document(s) and combined their notes.")
             }
+            Notice::Computed => "Computed by Pagewise from the cited table cells (the model wrote none of it).".into(),
         }
     }
 }

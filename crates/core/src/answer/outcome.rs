@@ -34,6 +34,8 @@ pub enum AnswerMode {
     MapReduce,
     /// A question about the library itself, answered from the index.
     Library,
+    /// A figure computed by Pagewise from cited table cells; the model wrote none of it.
+    Computed,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

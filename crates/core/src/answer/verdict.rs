@@ -30,6 +30,8 @@ pub(super) enum Checked {
     Quoted { sentences: Vec<Sentence>, note: Notice },
     /// The model's sentences, checked.
     Generated { sentences: Vec<Sentence>, note: Option<Notice> },
+    /// Sentences Pagewise computed from cited cells, checked by re-reading and re-computing.
+    Computed { sentences: Vec<Sentence> },
 }
 
 impl Checked {
@@ -43,6 +45,7 @@ impl Checked {
             Checked::Abstained { why, near_miss } => Some(Notice::Abstained { why: why.clone(), near_miss: *near_miss }),
             Checked::Quoted { note, .. } => Some(note.clone()),
             Checked::Generated { note, .. } => note.clone(),
+            Checked::Computed { .. } => Some(Notice::Computed),
         }
     }
 }

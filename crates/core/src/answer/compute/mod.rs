@@ -1,0 +1,202 @@
+//! Computed answers: a figure question ("FY2022 operating margin", "quick ratio between FY2022
+//! and FY2023", "3-year average net profit margin") answered by Pagewise itself, not the
+//! model: each operand read from one statement cell and cited, the formula shown with the
+//! figures as the table writes them, the result computed in code. A question whose operands
+//! the statements do not all give gets no computation (the model answers as before).
+
+pub(crate) mod measures;
+mod operands;
+mod render;
+mod request;
+
+use measures::{Asked, Expr, Shown};
+pub(crate) use operands::Operand;
+use operands::Tables;
+pub(crate) use request::Over;
+
+use crate::answer::facts::Period;
+use crate::engine::Queries;
+use crate::error::Result;
+use crate::facets::parse_question;
+use crate::index::DocumentInfo;
+
+/// Documents, in retrieval's order, whose tables a computation reads.
+const DOCUMENTS_READ: usize = 3;
+
+/// The value of one period, with the formula as figures and the cells it read.
+#[derive(Debug, Clone)]
+pub(crate) struct PeriodValue {
+    pub period: Period,
+    pub value: f64,
+    /// "(Total current assets 5,853 − Inventories 2,232) / Total current liabilities 5,182".
+    pub formula: String,
+    pub operands: Vec<Operand>,
+    /// The formula over measures, for the check to run again.
+    expr: Expr,
+}
+
+/// A computation done: what was computed, over which periods, and each period's value.
+#[derive(Debug, Clone)]
+pub(crate) struct Computation {
+    pub name: &'static str,
+    pub shown: Shown,
+    pub over: Over,
+    pub values: Vec<PeriodValue>,
+    /// The scale the question asked amounts in.
+    pub scale: Option<f64>,
+    pub decimals: Option<usize>,
+}
+
+impl Computation {
+    /// Every cell the computation read, once.
+    pub fn operands(&self) -> impl Iterator<Item = &Operand> {
+        self.values.iter().flat_map(|v| &v.operands)
+    }
+
+    /// Whether each period's value is what its formula gives from the cells as written (the
+    /// check of a computed answer: the figures are re-read, the arithmetic re-run).
+    pub fn recomputes(&self) -> bool {
+        self.values.iter().all(|v| {
+            let again = rerun(&v.expr, &v.operands);
+            again.is_some_and(|x| v.value.is_finite() && (x - v.value).abs() <= 1e-9 * x.abs().max(1.0))
+        })
+    }
+}
+
+/// `expr` over the figures of `operands` as their cells write them.
+fn rerun(expr: &Expr, operands: &[Operand]) -> Option<f64> {
+    match expr {
+        Expr::Of(m) => operands.iter().find(|o| o.measure == *m).and_then(operands::read_again),
+        Expr::Add(a, b) => Some(rerun(a, operands)? + rerun(b, operands)?),
+        Expr::Sub(a, b) => Some(rerun(a, operands)? - rerun(b, operands)?),
+        Expr::Div(a, b) => {
+            let d = rerun(b, operands)?;
+            (d != 0.0).then_some(rerun(a, operands)? / d)
+        }
+    }
+}
+
+/// One formula of `expr` for `period` from the tables, with its operands; `None` when a cell
+/// is missing or a divisor is zero.
+fn evaluate(expr: &Expr, period: &Period, tables: &Tables, used: &mut Vec<Operand>) -> Option<(f64, String)> {
+    match expr {
+        Expr::Of(measure) => {
+            let beside = used.first().map(|o| (o.doc_id, o.page));
+            let found = tables.find(*measure, period, beside)?;
+            // Figures of one formula come from one document's statements, in one scale: mixed,
+            // they would be added as if they were alike.
+            if used.first().is_some_and(|o| o.scale != found.scale || o.doc_id != found.doc_id) {
+                return None;
+            }
+            let text = format!("{} {}", render::row_name(&found.row), render::as_written(&found));
+            let value = found.value;
+            used.push(found);
+            Some((value, text))
+        }
+        Expr::Add(a, b) => {
+            let ((x, tx), (y, ty)) = (evaluate(a, period, tables, used)?, evaluate(b, period, tables, used)?);
+            Some((x + y, format!("{tx} + {ty}")))
+        }
+        Expr::Sub(a, b) => {
+            let ((x, tx), (y, ty)) = (evaluate(a, period, tables, used)?, evaluate(b, period, tables, used)?);
+            Some((x - y, format!("{tx} − {ty}")))
+        }
+        Expr::Div(a, b) => {
+            let ((x, tx), (y, ty)) = (evaluate(a, period, tables, used)?, evaluate(b, period, tables, used)?);
+            let tx = if matches!(**a, Expr::Of(_)) { tx } else { format!("({tx})") };
+            let ty = if matches!(**b, Expr::Of(_)) { ty } else { format!("({ty})") };
+            (y != 0.0).then(|| (x / y, format!("{tx} / {ty}")))
+        }
+    }
+}
+
+/// The first of `formulas` the tables give every operand of, for `period`.
+fn value_for(formulas: &[Expr], period: &Period, tables: &Tables) -> Option<PeriodValue> {
+    formulas.iter().find_map(|f| {
+        let mut operands = Vec::new();
+        let (value, formula) = evaluate(f, period, tables, &mut operands)?;
+        Some(PeriodValue { period: period.clone(), value, formula, operands, expr: f.clone() })
+    })
+}
+
+/// The documents a computation may read: those of the first hits, and of those only the ones
+/// of an organisation the question names when it names one; none when the question names
+/// someone the library does not hold (another company's figures would be wrong, not missing).
+fn documents_for(question: &str, ranked: &[DocumentInfo]) -> Vec<i64> {
+    let facets = parse_question(question);
+    let named: Vec<&DocumentInfo> = ranked
+        .iter()
+        .filter(|d| d.facets.as_ref().is_some_and(|f| f.organisation.iter().chain(&f.aliases).any(|n| facets.names(n))))
+        .collect();
+    let chosen: Vec<&DocumentInfo> = if !named.is_empty() {
+        named
+    } else if facets.capitalised.is_empty() {
+        ranked.iter().collect()
+    } else {
+        Vec::new()
+    };
+    chosen.into_iter().take(DOCUMENTS_READ).map(|d| d.doc_id).collect()
+}
+
+/// The computation `question` asks for, from the tables of `ranked` (documents in retrieval's
+/// order), when the statements give every operand.
+pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo]) -> Result<Option<Computation>> {
+    let Some(request) = request::read(question) else { return Ok(None) };
+    let doc_ids = documents_for(question, ranked);
+    if doc_ids.is_empty() {
+        return Ok(None);
+    }
+    let tables = Tables::read(q, &doc_ids)?;
+    let (name, shown, formulas) = match &request.asked {
+        Asked::Metric(m) => (m.name, m.shown, (m.formulas)()),
+        Asked::Measure(m) => (m.name, Shown::Amount, vec![Expr::Of(*m)]),
+    };
+    let mut values = Vec::new();
+    for period in request.over.periods() {
+        let Some(value) = value_for(&formulas, &period, &tables) else { return Ok(None) };
+        values.push(value);
+    }
+    Ok(Some(Computation { name, shown, over: request.over, values, scale: request.scale, decimals: request.decimals }))
+}
+
+pub(crate) use render::{as_written, sentences};
+
+#[cfg(test)]
+mod tests {
+    use super::measures::{CURRENT_ASSETS, CURRENT_LIABILITIES, INVENTORIES};
+    use super::*;
+
+    fn operand(measure: measures::Measure, written: &str) -> Operand {
+        Operand {
+            measure,
+            period: Period::Year(2019),
+            value: crate::answer::numbers::number_of(written).unwrap() * 1e6,
+            written: written.into(),
+            scale: 1e6,
+            money: true,
+            row: measure.name.into(),
+            column: "2019".into(),
+            doc_id: 1,
+            page: 52,
+            line: 0..10,
+        }
+    }
+
+    #[test]
+    fn the_check_rereads_the_cells_and_reruns_the_formula() {
+        let expr = Expr::Div(Box::new(Expr::Sub(Box::new(Expr::Of(CURRENT_ASSETS)), Box::new(Expr::Of(INVENTORIES)))), Box::new(Expr::Of(CURRENT_LIABILITIES)));
+        let operands = vec![operand(CURRENT_ASSETS, "8,870"), operand(INVENTORIES, "5,409"), operand(CURRENT_LIABILITIES, "7,513")];
+        let value = PeriodValue { period: Period::Year(2019), value: (8870.0 - 5409.0) / 7513.0, formula: String::new(), operands, expr };
+        let mut computation =
+            Computation { name: "quick ratio", shown: Shown::Times, over: Over::At(Period::Year(2019)), values: vec![value], scale: None, decimals: None };
+        assert!(computation.recomputes());
+        let (text, cited) = &sentences(&computation, crate::lang::Lang::En)[0];
+        assert!(text.ends_with("= 0.46."), "{text}");
+        assert_eq!(cited.len(), 3);
+        computation.values[0].value = 0.47;
+        assert!(!computation.recomputes(), "a result the formula does not give is caught");
+        computation.values[0].value = (8870.0 - 5409.0) / 7513.0;
+        computation.values[0].operands[1].written = "5,490".into();
+        assert!(!computation.recomputes(), "a figure its cell does not say is caught");
+    }
+}
