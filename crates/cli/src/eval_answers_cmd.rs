@@ -42,6 +42,10 @@ pub struct EvalAnswersArgs {
     /// Skip the retrieval abstain check (to measure the model and attribution alone).
     #[arg(long)]
     never_abstain: bool,
+    /// Leave figure questions to the model instead of computing them from statement cells
+    /// (to measure what computing adds).
+    #[arg(long)]
+    no_compute: bool,
     /// Ask the model whether the evidence states the answer and record it (signals.model_yes).
     #[arg(long)]
     record_judge: bool,
@@ -99,6 +103,7 @@ pub fn run(ctx: &CommandContext, args: EvalAnswersArgs) -> Result<i32> {
         constrained: args.constrained,
         never_abstain: args.never_abstain,
         record_judge: args.record_judge,
+        compute: !args.no_compute,
         ..AskOptions::default()
     };
     let asker = Asker { reader: &engine, generator: generator.as_deref(), options };

@@ -29,6 +29,9 @@ pub struct AskOptions {
     /// to what this model reads in that time on this machine (its measured prompt speed).
     /// Ignored while `evidence_tokens` is set or the model has no measured speed yet.
     pub first_token_within_s: Option<f64>,
+    /// Compute figure questions from statement cells ([`super::compute`]); off, the model
+    /// answers them as before (to measure what computing adds).
+    pub compute: bool,
 }
 
 impl Default for AskOptions {
@@ -43,6 +46,7 @@ impl Default for AskOptions {
             never_abstain: false,
             first_token_within_s: None,
             record_judge: false,
+            compute: true,
         }
     }
 }

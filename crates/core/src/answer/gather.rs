@@ -139,6 +139,9 @@ impl Asker<'_> {
     /// `hits`, with the passages of the cells it read leading `hits` and the tokens they take;
     /// a step of the trace.
     fn with_computation(&self, tools: &mut Toolbox<'_>, query: &str, hits: Vec<Hit>, sink: &mut Sink<'_>) -> Result<(Vec<Hit>, Option<Computation>, usize)> {
+        if !self.options.compute {
+            return Ok((hits, None, 0));
+        }
         let t = Instant::now();
         let mut ranked = Vec::new();
         for h in &hits {
