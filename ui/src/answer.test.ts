@@ -55,4 +55,22 @@ describe("a checked answer", () => {
     const note = view.el.querySelector<HTMLElement>('[data-testid="unsupported-reason"]')!;
     expect(note.textContent).toBe("（不符合来源：与来源的肯定/否定相反）");
   });
+
+  it("shows a computed answer as computed: its mode, its sentences and why no model wrote them", () => {
+    const turn = turnWith("can radiators reach a good SPF?");
+    const answer = turn.answer!;
+    const cited = answer.sentences.find((s) => s.citations.length > 0)!;
+    answer.mode = "computed";
+    answer.notices = [{ code: "computed" }];
+    answer.note = null;
+    answer.sentences = [{ text: "Current ratio for 2023 = Total current assets 18,700 / Total current liabilities 9,350 = 2.00.", status: "computed", citations: cited.citations }];
+    const view = new TurnView(turn, deps);
+    document.body.appendChild(view.el);
+    const sentence = view.el.querySelector<HTMLElement>(".sentence.status-computed")!;
+    expect(sentence.textContent).toContain("= 2.00.");
+    expect(view.el.querySelectorAll('[data-testid="unsupported-reason"]')).toHaveLength(0);
+    expect(view.el.textContent).toContain("computed from the cited table cells");
+    expect(view.el.textContent).toContain("the model wrote none of these figures");
+  });
 });
+
