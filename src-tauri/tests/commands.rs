@@ -230,6 +230,15 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     assert!(markdown.contains("### Sources") && markdown.contains("field-guide-solar-2024.pdf"), "{markdown}");
     let stored = call(&webview, "open_conversation", json!({ "id": conversation }))[0]["answer"].clone();
     assert_eq!(call(&webview, "answer_markdown", json!({ "answer": stored })).as_str(), Some(markdown));
+    // The table view: one row per document, the field's cell with its page and row to open.
+    let table = call(&webview, "extract_table", json!({ "fields": ["capacity", " capacity "], "period": null }));
+    let guide = table.as_array().unwrap().iter().find(|d| d["path"].as_str().unwrap().ends_with("field-guide-solar-2024.pdf")).unwrap();
+    assert_eq!(guide["values"].as_array().unwrap().len(), 1, "a field typed twice is read once");
+    let capacity = &guide["values"][0];
+    assert_eq!((capacity["value"].as_str(), capacity["page"].as_u64()), (Some("5,000"), Some(3)), "{capacity}");
+    assert!(capacity["byte_end"].as_u64() > capacity["byte_start"].as_u64(), "{capacity}");
+    let blank = invoke(&webview, "extract_table", json!({ "fields": ["  "], "period": null })).err();
+    assert_eq!(blank.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{blank:?}");
     let claim = answer["sentences"][0]["text"].as_str().unwrap_or("claim");
     call(
         &webview,

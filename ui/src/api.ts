@@ -135,6 +135,10 @@ export async function openConversation(id: number): Promise<(Omit<Turn, "answer"
 export const renameConversation = (id: number, title: string) =>
   call("rename_conversation", { id, title });
 export const deleteConversation = (id: number) => call("delete_conversation", { id });
+/** The same fields read from every document's tables, one row per document. */
+export const extractTable = (fields: string[], period: string | null) => call("extract_table", { fields, period });
+/** The table saved as CSV where the user chooses; null when they cancel. */
+export const exportTableCsv = (fields: string[], period: string | null) => call("export_table_csv", { fields, period });
 /** The answer as Markdown with its citations, built by the core (saved or not). */
 export const answerMarkdown = (answer: Answer) => call("answer_markdown", { answer });
 export const exportAnswer = (conversationId: number, turn: number, format: ExportFormat) =>

@@ -149,6 +149,7 @@ const ICONS = {
   fit: ["M4 9V4h5", "M20 9V4h-5", "M4 15v5h5", "M20 15v5h-5"],
   sidebar: ["M4 4h16v16H4z", "M15 4v16"],
   search: ["M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14z", "M20 20l-4-4"],
+  table: ["M4 5h16v14H4z", "M4 10h16", "M4 15h16", "M10 5v14"],
   alert: ["M12 3l10 18H2z", "M12 10v4", "M12 17v.5"],
   chat: ["M4 5h16v11H9l-5 4z"],
   refresh: ["M20 11a8 8 0 1 0-2.3 5.7", "M20 4v7h-7"],

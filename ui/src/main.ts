@@ -12,6 +12,7 @@ import { createLibraryPanel, refreshLibrary } from "./components/library";
 import { closeTopLayer, hasLayers } from "./components/modal";
 import { openModels } from "./components/models";
 import { openSearch } from "./components/search";
+import { openTable } from "./components/table";
 import { openSettings, reopenSettingsAfterReload } from "./components/settings";
 import { createSourcesPanel } from "./components/sources";
 import { toast, toastError } from "./components/toast";
@@ -81,6 +82,12 @@ function build(mock: boolean): void {
     title: t("search.openTitle"),
   });
   searchBtn.append(icon("search", 16), t("search.open"));
+  const tableBtn = button("", () => openTable(openViewer), {
+    class: "btn ghost settings-button",
+    testid: "table-button",
+    title: t("table.openTitle"),
+  });
+  tableBtn.append(icon("table", 16), t("table.open"));
 
   const sidebar = h(
     "nav",
@@ -92,7 +99,7 @@ function build(mock: boolean): void {
       createLibraryPanel(),
       createConversationsPanel({ open: chat.openConversation, newChat: chat.newChat }),
     ),
-    h("div", { class: "sidebar-foot" }, searchBtn, modelsBtn, settingsBtn),
+    h("div", { class: "sidebar-foot" }, searchBtn, tableBtn, modelsBtn, settingsBtn),
   );
 
   app.append(h("div", { class: "layout" }, sidebar, chat.el, sources.el));
@@ -180,8 +187,8 @@ function build(mock: boolean): void {
 
 /**
  * Dev-mock only, for screenshots: ?ask=question asks on load, then
- * ?open=citation|text|settings|scope|failed|search opens that part of the UI (?search=words
- * types them into the search view).
+ * ?open=citation|text|settings|scope|failed|search|table opens that part of the UI (?search=words
+ * types them into the search view, ?fields=a,b reads them in the table view).
  */
 async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
   const params = new URLSearchParams(location.search);
@@ -203,6 +210,12 @@ async function debugHooks(ask: (q: string) => Promise<void>): Promise<void> {
       input.value = params.get("search") ?? "";
       input.dispatchEvent(new Event("input"));
     }
+  }
+  else if (open === "table") {
+    openTable(openViewer);
+    const input = document.querySelector<HTMLInputElement>('[data-testid="table-fields"]');
+    if (input) input.value = params.get("fields") ?? "";
+    click('[data-testid="table-read"]');
   }
   else if (open === "scope") click('[data-testid="scope-button"]');
   else if (open === "failed") click('[data-testid="folder-failed-count"]');

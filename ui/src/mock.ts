@@ -10,6 +10,7 @@ import { COMMANDS, type Command, type Commands, type EventName, type Events } fr
 import { abstains, answerFor, evidenceQuotes, markdownOf, plannedSteps, rawTokens } from "./mock-answers";
 import { appError, sleep, type MockFlags } from "./mock-common";
 import { DOCS, HOME, MockLibrary, now } from "./mock-library";
+import { mockExtract } from "./mock-table";
 import { mockSearch } from "./mock-search";
 import { pageImage, viewPage } from "./mock-pages";
 import type { Answer, AskStreamEvent, ConversationSummary, KeySource, ModelStatus, Settings, Step, Turn } from "./types";
@@ -175,6 +176,14 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
     reindex_all: () => mutate(() => library.reindex()),
     accept_weak_sandbox: () => mutate(() => library.acceptWeakSandbox()),
     search_library: ({ query, filter, order }) => mockSearch(query, filter, order),
+    extract_table: ({ fields, period }) => {
+      if (!fields.some((f) => f.trim())) throw appError("invalid_input", "name a field to read, such as revenue or capacity");
+      return mockExtract(fields, period);
+    },
+    export_table_csv: ({ fields }) => {
+      if (!fields.some((f) => f.trim())) throw appError("invalid_input", "name a field to read, such as revenue or capacity");
+      return `${HOME}/pagewise-table.csv`;
+    },
     list_documents: () => DOCS.map(({ kind: _k, folder: _f, changed: _c, ...d }) => d),
     ask,
     stop_answer: () => {

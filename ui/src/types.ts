@@ -9,6 +9,8 @@ export type { AnswerMode } from "./bindings/AnswerMode";
 export type { AppError } from "./bindings/AppError";
 export type { AskStreamEvent } from "./bindings/AskStreamEvent";
 export type { AttributionCounts } from "./bindings/AttributionCounts";
+export type { ExtractedDocument } from "./bindings/ExtractedDocument";
+export type { ExtractedValue } from "./bindings/ExtractedValue";
 export type { Citation } from "./bindings/Citation";
 export type { ConversationSummary } from "./bindings/ConversationSummary";
 export type { DocumentInfo } from "./bindings/DocumentInfo";

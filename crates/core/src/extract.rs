@@ -31,6 +31,7 @@ pub struct ExtractRequest {
 
 /// One field of one document.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExtractedValue {
     pub field: String,
     /// The figure as the table writes it; `None` with a `reason` when there is none.
@@ -46,11 +47,15 @@ pub struct ExtractedValue {
     pub page: Option<u32>,
     /// The row as it stands on the page, to find and highlight it.
     pub quote: Option<String>,
+    /// The row's byte range in the page's text (what the viewer highlights).
+    pub byte_start: Option<usize>,
+    pub byte_end: Option<usize>,
     pub reason: Option<String>,
 }
 
 /// One document's row of the extraction.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExtractedDocument {
     pub doc_id: i64,
     pub path: PathBuf,
@@ -122,6 +127,8 @@ fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedV
             column: Some(c.cell.column.clone()),
             page: Some(c.page),
             quote: Some(c.quote.clone()),
+            byte_start: Some(c.cell.line.start),
+            byte_end: Some(c.cell.line.end),
             reason: None,
         },
         None => ExtractedValue {
@@ -134,6 +141,8 @@ fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedV
             column: None,
             page: None,
             quote: None,
+            byte_start: None,
+            byte_end: None,
             reason: Some(reason),
         },
     }

@@ -8,4 +8,5 @@ pub mod library;
 pub mod models;
 pub mod search;
 pub mod settings;
+pub mod table;
 pub mod viewer;

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use pagewise_core::answer::{ConversationSummary, Turn};
 use pagewise_core::answer::Answer;
+use pagewise_core::extract::ExtractedDocument;
 use pagewise_core::index::DocumentInfo;
 use pagewise_core::library::LibraryStatus;
 use pagewise_core::retrieve::SearchFilter;
@@ -100,6 +101,8 @@ contract! {
     library::accept_weak_sandbox() -> ();
     library::list_documents() -> Vec<DocumentInfo>;
     search::search_library(query: String, filter: SearchFilter, order: SearchOrder) -> LibrarySearch;
+    table::extract_table(fields: Vec<String>, period: Option<String>) -> Vec<ExtractedDocument>;
+    table::export_table_csv(fields: Vec<String>, period: Option<String>) -> Option<String>;
     chat::ask(question: String, conversation_id: Option<i64>, scope: Vec<PathBuf>, on_event: Channel<AskStreamEvent> as ChannelOf<AskStreamEvent>) -> Answer;
     chat::stop_answer() -> ();
     chat::suggested_questions() -> Vec<String>;

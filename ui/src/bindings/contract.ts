@@ -7,6 +7,7 @@ import type { ConversationSummary } from "./ConversationSummary";
 import type { DocumentInfo } from "./DocumentInfo";
 import type { DownloadEvent } from "./DownloadEvent";
 import type { ExportFormat } from "./ExportFormat";
+import type { ExtractedDocument } from "./ExtractedDocument";
 import type { InstalledEmbedder } from "./InstalledEmbedder";
 import type { InstalledModel } from "./InstalledModel";
 import type { KeySource } from "./KeySource";
@@ -33,6 +34,8 @@ export interface Commands {
   accept_weak_sandbox: { args: Record<string, never>; result: null };
   list_documents: { args: Record<string, never>; result: Array<DocumentInfo> };
   search_library: { args: { query: string; filter: SearchFilter; order: SearchOrder }; result: LibrarySearch };
+  extract_table: { args: { fields: Array<string>; period: string | null }; result: Array<ExtractedDocument> };
+  export_table_csv: { args: { fields: Array<string>; period: string | null }; result: string | null };
   ask: { args: { question: string; conversationId: number | null; scope: Array<string>; onEvent: Channel<AskStreamEvent> }; result: Answer };
   stop_answer: { args: Record<string, never>; result: null };
   suggested_questions: { args: Record<string, never>; result: Array<string> };
@@ -75,6 +78,8 @@ export const COMMANDS: Command[] = [
   "accept_weak_sandbox",
   "list_documents",
   "search_library",
+  "extract_table",
+  "export_table_csv",
   "ask",
   "stop_answer",
   "suggested_questions",
