@@ -48,3 +48,21 @@ fn fields_are_read_from_the_sample_table_with_their_sources() {
     let report = stale.as_array().unwrap().iter().find(|r| r["path"].as_str().unwrap().ends_with(".pdf")).unwrap();
     assert!(report["values"][0]["value"].is_null(), "no 2019 column: {report:#}");
 }
+
+/// A field that names a statement measure is read from the primary statements under any of
+/// the measure's row names ("net sales" from "Revenue"), never from a note that repeats the
+/// row name, and never from a row that only shares words with it.
+#[test]
+fn a_measure_is_read_from_the_statements_under_any_of_its_names() {
+    let data = tempfile::tempdir().unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(repo_root().join("tests/fixtures/statements.pdf"), folder.path().join("northwind-2023.pdf")).unwrap();
+    index_json(data.path(), &[folder.path()]);
+    let out = run_ok(pagewise(data.path()).args(["extract", "--field", "net sales", "--field", "inventories", "--field", "cost of goods sold", "--period", "2023", "--json"]));
+    let rows = json(&out);
+    let values = rows[0]["values"].as_array().unwrap();
+    assert_eq!((values[0]["value"].as_str(), values[0]["row"].as_str(), values[0]["page"].as_u64()), (Some("48,200"), Some("Revenue"), Some(2)), "{values:#?}");
+    assert_eq!((values[0]["unit"].as_str(), values[0]["scale"].as_str()), (Some("currency"), Some("thousands")));
+    assert_eq!((values[1]["value"].as_str(), values[1]["page"].as_u64()), (Some("7,400"), Some(3)), "the balance sheet, not the note: {values:#?}");
+    assert_eq!((values[2]["value"].as_str(), values[2]["row"].as_str()), (Some("(29,400)"), Some("Cost of sales")));
+}

@@ -4,13 +4,17 @@
 //! ("capacity" is a column, "net sales" a row, "north valley capacity" one cell); the cell
 //! whose row and column say least besides the field wins ("Total" over "North Valley" for
 //! "capacity"), and among equals the first in the document (statements before their notes,
-//! the latest year first).
+//! the latest year first). A field that names a statement measure ("total assets", "net
+//! sales", "capex") with a period is read first as computed answers read it: from the primary
+//! statements only, under any of the measure's row names.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::answer::compute::measures::measure_named;
+use crate::answer::compute::{Operand, Tables};
 use crate::answer::facts::amounts::caption_scale;
 use crate::answer::facts::compare::fold;
 use crate::answer::facts::table::{header_family, table_cells, TableCell};
@@ -115,6 +119,26 @@ fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> 
     Some(field.len() as f32 / named.len().max(1) as f32 + bonus)
 }
 
+/// A statement cell read as computed answers read it, with its row as it stands on its page.
+fn value_of_operand(q: &impl Queries, field: &str, o: &Operand) -> Result<ExtractedValue> {
+    let text = q.page_text(o.doc_id, o.page)?.unwrap_or_default();
+    let quote = text.get(o.line.clone()).map(|row| row.split_whitespace().collect::<Vec<_>>().join(" "));
+    Ok(ExtractedValue {
+        field: field.to_string(),
+        value: Some(o.written.clone()),
+        number: number_of(&o.written),
+        unit: o.money.then(|| "currency".to_string()),
+        scale: (o.scale > 1.0).then(|| scale_name(o.scale).to_string()),
+        row: Some(o.row.clone()),
+        column: Some(o.column.clone()),
+        page: Some(o.page),
+        quote,
+        byte_start: Some(o.line.start),
+        byte_end: Some(o.line.end),
+        reason: None,
+    })
+}
+
 fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedValue {
     match found {
         Some(c) => ExtractedValue {
@@ -164,11 +188,26 @@ pub fn extract(q: &impl Queries, request: &ExtractRequest) -> Result<Vec<Extract
                 cells.push(PageCell { page, cell, scale, quote });
             }
         }
-        let values = fields
-            .iter()
-            .map(|(field, wanted)| {
+        let statements = match &period {
+            Some(_) if fields.iter().any(|(f, _)| measure_named(f).is_some()) => Some(Tables::read(q, &[doc_id])?),
+            _ => None,
+        };
+        let mut values = Vec::new();
+        for (field, wanted) in &fields {
+            let from_statements = match (&statements, &period, measure_named(field)) {
+                (Some(tables), Some(p), Some(m)) => tables.find(m, p, None),
+                _ => None,
+            };
+            if let Some(operand) = from_statements {
+                values.push(value_of_operand(q, field, &operand)?);
+                continue;
+            }
+            values.push({
                 let mut best: Option<(f32, &PageCell)> = None;
-                for c in &cells {
+                // A measure's field takes only a row of that measure, wherever it stands: "net
+                // sales" is not "Gain on sale of subsidiary, net".
+                let measure = measure_named(field);
+                for c in cells.iter().filter(|c| measure.is_none_or(|m| m.is_label(&c.cell.row))) {
                     if let Some(s) = score(wanted, period.as_ref(), &c.cell) {
                         if best.is_none_or(|(b, _)| s > b) {
                             best = Some((s, c));
@@ -181,8 +220,8 @@ pub fn extract(q: &impl Queries, request: &ExtractRequest) -> Result<Vec<Extract
                     (false, None) => format!("no table row or column matches \"{field}\""),
                 };
                 value_of(field, best.map(|(_, c)| c), reason)
-            })
-            .collect();
+            });
+        }
         out.push(ExtractedDocument { doc_id, path: info.path, title: info.title, values });
     }
     Ok(out)

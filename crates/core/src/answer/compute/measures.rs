@@ -309,6 +309,15 @@ fn question_terms(question: &str) -> Vec<String> {
     terms(&lower.replace('-', " "))
 }
 
+/// The statement measure a field names ("total assets", "net sales", "capex"), if it names one
+/// and no metric.
+pub(crate) fn measure_named(field: &str) -> Option<Measure> {
+    match asked_in(field)? {
+        Asked::Measure(m) => Some(m),
+        Asked::Metric(_) => None,
+    }
+}
+
 /// The metric or measure `question` names; a metric wins over the measures it is made of.
 pub(crate) fn asked_in(question: &str) -> Option<Asked> {
     let lower = question.to_lowercase().replace('-', " ");

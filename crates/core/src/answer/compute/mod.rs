@@ -10,8 +10,7 @@ mod render;
 mod request;
 
 use measures::{Asked, Expr, Shown};
-pub(crate) use operands::Operand;
-use operands::Tables;
+pub(crate) use operands::{Operand, Tables};
 pub(crate) use request::Over;
 
 use crate::answer::facts::Period;
