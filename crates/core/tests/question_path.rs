@@ -69,6 +69,9 @@ fn figures_are_computed_from_cited_statement_cells() {
     assert_eq!(inventories.mode, AnswerMode::Computed, "{}", inventories.answer);
     assert!(inventories.answer.contains("$7,400 thousand"), "{}", inventories.answer);
 
+    let defined = ask("What is the 2023 asset coverage? Asset coverage is defined as: total assets / total liabilities.");
+    assert!(defined.answer.contains("Asset coverage for 2023 = Total assets 40,000 / Total liabilities 17,350 = 2.31"), "{}", defined.answer);
+
     let margin = ask("operating margin 2023?");
     assert!(margin.answer.contains("7,500 / Revenue 48,200 = 15.6%"), "{}", margin.answer);
 

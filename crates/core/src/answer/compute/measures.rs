@@ -292,10 +292,35 @@ impl Measure {
     }
 }
 
-/// What a question asks to compute: a metric with its formulas, or one measure.
+/// What a question asks to compute: a metric with its formulas, one measure, or a ratio the
+/// question defines itself.
 pub(crate) enum Asked {
     Metric(&'static Metric),
     Measure(Measure),
+    Defined { name: String, expr: Expr, shown: Shown },
+}
+
+static DEFINED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+
+/// A ratio the question defines: "… operating cash flow ratio is defined as: cash from
+/// operations / total current liabilities". Both sides must be measures a statement row gives
+/// (an average of two year-ends is not read yet).
+fn defined_in(question: &str) -> Option<Asked> {
+    let lower = question.to_lowercase();
+    let re = crate::text::cached_regex(
+        &DEFINED,
+        r"(?:^|[.?;:]\s*|\b)([a-z][a-z &'-]{1,60}?)\s+(?:is\s+|as\s+)?(?:defined|calculated|computed)\s+as\s*:?\s*([^/÷.?;]+?)\s*(?:/|÷|divided by)\s*([^.?;]+)",
+    );
+    let found = re.captures(&lower)?;
+    let (left, right) = (found.get(2)?.as_str(), found.get(3)?.as_str());
+    if left.contains("average") || right.contains("average") {
+        return None;
+    }
+    let (Some(Asked::Measure(a)), Some(Asked::Measure(b))) = (measure_in(left), measure_in(right)) else { return None };
+    let name_words: Vec<&str> = found.get(1)?.as_str().split_whitespace().collect();
+    let name = name_words[name_words.len().saturating_sub(5)..].join(" ");
+    let shown = if lower.contains('%') || lower.contains("percent") || name.contains("margin") { Shown::Percent } else { Shown::Times };
+    Some(Asked::Defined { name, expr: Expr::Div(of(a), of(b)), shown })
 }
 
 /// Question terms as measures are named: "capex" is capital expenditure, "D&A" depreciation
@@ -304,6 +329,7 @@ fn question_terms(question: &str) -> Vec<String> {
     let lower = question
         .to_lowercase()
         .replace("capex", "capital expenditure")
+        .replace("cash from operations", "cash provided by operating activities")
         .replace("d&a", "depreciation and amortization")
         .replace("pp&e", "property plant and equipment");
     terms(&lower.replace('-', " "))
@@ -314,20 +340,29 @@ fn question_terms(question: &str) -> Vec<String> {
 pub(crate) fn measure_named(field: &str) -> Option<Measure> {
     match asked_in(field)? {
         Asked::Measure(m) => Some(m),
-        Asked::Metric(_) => None,
+        Asked::Metric(_) | Asked::Defined { .. } => None,
     }
 }
 
-/// The metric or measure `question` names; a metric wins over the measures it is made of.
+/// The metric or measure `question` names; a ratio it defines wins, then a metric over the
+/// measures it is made of.
 pub(crate) fn asked_in(question: &str) -> Option<Asked> {
+    if let Some(defined) = defined_in(question) {
+        return Some(defined);
+    }
     let lower = question.to_lowercase().replace('-', " ");
     for metric in METRICS {
         if metric.asked_as.iter().any(|a| lower.contains(a)) {
             return Some(Asked::Metric(metric));
         }
     }
-    let q = question_terms(question);
-    MEASURES.iter().map(|m| (m.named_in(&q, question), *m)).filter(|(n, _)| *n > 0).max_by_key(|(n, _)| *n).map(|(_, m)| Asked::Measure(m))
+    measure_in(question)
+}
+
+/// The measure `text` names (the longest name wins).
+fn measure_in(text: &str) -> Option<Asked> {
+    let q = question_terms(text);
+    MEASURES.iter().map(|m| (m.named_in(&q, text), *m)).filter(|(n, _)| *n > 0).max_by_key(|(n, _)| *n).map(|(_, m)| Asked::Measure(m))
 }
 
 #[cfg(test)]
@@ -358,5 +393,13 @@ mod tests {
         assert!(matches!(asked_in("year end FY2019 total amount of inventories"), Some(Asked::Measure(m)) if m == INVENTORIES));
         assert!(matches!(asked_in("net cash provided by operating activities in 2022"), Some(Asked::Measure(m)) if m == OPERATING_CASH_FLOW));
         assert!(asked_in("who chairs the board?").is_none());
+        let Some(Asked::Defined { name, expr, shown }) =
+            asked_in("What is the FY2023 operating cash flow ratio? Operating cash flow ratio is defined as: cash from operations / total current liabilities.")
+        else {
+            panic!("a ratio the question defines")
+        };
+        assert_eq!((name.as_str(), shown), ("operating cash flow ratio", Shown::Times));
+        assert_eq!(expr, Expr::Div(of(OPERATING_CASH_FLOW), of(CURRENT_LIABILITIES)));
+        assert!(!matches!(asked_in("asset turnover, defined as revenue / average total assets"), Some(Asked::Defined { .. })), "averages are not read yet");
     }
 }

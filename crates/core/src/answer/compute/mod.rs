@@ -37,7 +37,7 @@ pub(crate) struct PeriodValue {
 /// A computation done: what was computed, over which periods, and each period's value.
 #[derive(Debug, Clone)]
 pub(crate) struct Computation {
-    pub name: &'static str,
+    pub name: String,
     pub shown: Shown,
     pub over: Over,
     pub values: Vec<PeriodValue>,
@@ -118,6 +118,34 @@ fn value_for(formulas: &[Expr], period: &Period, tables: &Tables) -> Option<Peri
     })
 }
 
+/// Capitalised words that name no one: units and the terms of statements.
+const NOT_NAMES: &[&str] = &["usd", "eur", "gbp", "rmb", "gaap", "ifrs", "ebitda", "ebit", "fy", "capex", "eps", "sg&a", "r&d", "pp&e", "yoy"];
+
+/// Words a question starts with that name no one.
+const OPENERS: &[&str] = &[
+    "what", "how", "which", "who", "whom", "whose", "when", "where", "why", "is", "are", "was", "were", "did", "does", "do", "has", "have",
+    "had", "can", "could", "should", "would", "will", "give", "list", "show", "tell", "compute", "calculate", "find", "please", "according",
+    "based", "using", "in", "for", "from", "between", "by", "the", "a", "an", "total", "net", "gross", "operating", "current", "quick",
+    "average", "year", "fiscal", "annual", "quarterly",
+];
+
+/// Whether the question names someone, apart from words that start its sentences ("… in USD
+/// millions. Answer in …") and the terms of statements; a first word that is no opener counts
+/// ("Nike gross margin, fiscal 2023?").
+fn names_someone(question: &str, capitalised: &[String]) -> bool {
+    let first = question.split_whitespace().next().unwrap_or("");
+    let first_plain = first.trim_matches(|c: char| !c.is_alphanumeric()).trim_end_matches("'s").to_lowercase();
+    if first.chars().next().is_some_and(char::is_uppercase) && !OPENERS.contains(&first_plain.as_str()) && !NOT_NAMES.contains(&first_plain.as_str()) && !first_plain.starts_with("fy") {
+        return true;
+    }
+    let starts: Vec<String> = question
+        .split(['.', '?', '!', ';', ':'])
+        .filter_map(|s| s.split_whitespace().next())
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .collect();
+    capitalised.iter().any(|w| !starts.contains(w) && !NOT_NAMES.contains(&w.as_str()) && !w.starts_with("fy"))
+}
+
 /// The documents a computation may read: those of the first hits, and of those only the ones
 /// of an organisation the question names when it names one; none when the question names
 /// someone the library does not hold (another company's figures would be wrong, not missing).
@@ -129,7 +157,7 @@ fn documents_for(question: &str, ranked: &[DocumentInfo]) -> Vec<i64> {
         .collect();
     let chosen: Vec<&DocumentInfo> = if !named.is_empty() {
         named
-    } else if facets.capitalised.is_empty() {
+    } else if !names_someone(question, &facets.capitalised) {
         ranked.iter().collect()
     } else {
         Vec::new()
@@ -147,8 +175,9 @@ pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo])
     }
     let tables = Tables::read(q, &doc_ids)?;
     let (name, shown, formulas) = match &request.asked {
-        Asked::Metric(m) => (m.name, m.shown, (m.formulas)()),
-        Asked::Measure(m) => (m.name, Shown::Amount, vec![Expr::Of(*m)]),
+        Asked::Metric(m) => (m.name.to_string(), m.shown, (m.formulas)()),
+        Asked::Measure(m) => (m.name.to_string(), Shown::Amount, vec![Expr::Of(*m)]),
+        Asked::Defined { name, expr, shown } => (name.clone(), *shown, vec![expr.clone()]),
     };
     let mut values = Vec::new();
     for period in request.over.periods() {
@@ -182,12 +211,25 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_start_or_a_unit_names_no_one() {
+        let words = |q: &str| parse_question(q).capitalised;
+        let q = "What is the 2023 asset coverage? Asset coverage is defined as total assets / total liabilities. Answer in USD millions.";
+        assert!(!names_someone(q, &words(q)));
+        let q = "What was Globex's current ratio in 2023?";
+        assert!(names_someone(q, &words(q)));
+        let q = "Nike gross margin, fiscal 2023?";
+        assert!(names_someone(q, &words(q)), "a name that starts the question");
+        let q = "Operating margin 2023?";
+        assert!(!names_someone(q, &words(q)));
+    }
+
+    #[test]
     fn the_check_rereads_the_cells_and_reruns_the_formula() {
         let expr = Expr::Div(Box::new(Expr::Sub(Box::new(Expr::Of(CURRENT_ASSETS)), Box::new(Expr::Of(INVENTORIES)))), Box::new(Expr::Of(CURRENT_LIABILITIES)));
         let operands = vec![operand(CURRENT_ASSETS, "8,870"), operand(INVENTORIES, "5,409"), operand(CURRENT_LIABILITIES, "7,513")];
         let value = PeriodValue { period: Period::Year(2019), value: (8870.0 - 5409.0) / 7513.0, formula: String::new(), operands, expr };
         let mut computation =
-            Computation { name: "quick ratio", shown: Shown::Times, over: Over::At(Period::Year(2019)), values: vec![value], scale: None, decimals: None };
+            Computation { name: "quick ratio".into(), shown: Shown::Times, over: Over::At(Period::Year(2019)), values: vec![value], scale: None, decimals: None };
         assert!(computation.recomputes());
         let (text, cited) = &sentences(&computation, crate::lang::Lang::En)[0];
         assert!(text.ends_with("= 0.46."), "{text}");

@@ -76,9 +76,9 @@ fn period_sentence(c: &Computation, v: &PeriodValue, lang: Lang) -> String {
     let result = stated(c, v.value, lang);
     match (v.operands.as_slice(), lang) {
         ([only], Lang::Zh) => format!("{}（{}）：{}，见“{}”一行。", c.name, v.period, result, row_name(&only.row)),
-        ([only], _) => format!("{} for {}: {} (row “{}”, column “{}”).", capitalised(c.name), v.period, result, row_name(&only.row), only.column.trim()),
+        ([only], _) => format!("{} for {}: {} (row “{}”, column “{}”).", capitalised(&c.name), v.period, result, row_name(&only.row), only.column.trim()),
         (_, Lang::Zh) => format!("{}（{}）= {} = {}。", c.name, v.period, v.formula, result),
-        _ => format!("{} for {} = {} = {}.", capitalised(c.name), v.period, v.formula, result),
+        _ => format!("{} for {} = {} = {}.", capitalised(&c.name), v.period, v.formula, result),
     }
 }
 

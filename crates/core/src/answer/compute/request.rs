@@ -76,7 +76,7 @@ fn explains(lower: &str, asked: &Asked) -> bool {
     let why = cached_regex(&EXPLAINS, r"\b(why|drove|drive[ns]?|driver|reasons?|explain|cause[ds]?|nature|purpose)\b|为什么|原因|导致");
     match asked {
         Asked::Measure(_) => why.is_match(lower),
-        Asked::Metric(_) => why.find_iter(lower).any(|m| !matches!(m.as_str(), "why" | "explain")),
+        Asked::Metric(_) | Asked::Defined { .. } => why.find_iter(lower).any(|m| !matches!(m.as_str(), "why" | "explain")),
     }
 }
 
@@ -85,7 +85,7 @@ fn explains(lower: &str, asked: &Asked) -> bool {
 fn asks_value(question: &str, asked: &Asked) -> bool {
     match (asked, crate::answer::asked::wanted(question)) {
         (Asked::Metric(m), Some(Want::Money)) => m.shown == Shown::Amount,
-        (Asked::Metric(_), _) => true,
+        (Asked::Metric(_) | Asked::Defined { .. }, _) => true,
         (Asked::Measure(_), want) => {
             let lower = question.trim_start().to_lowercase();
             let plain_ask = ["how much", "what is", "what was", "what were", "what are", "what's"].iter().any(|a| lower.starts_with(a) || lower.contains(&format!(" {a} ")));
