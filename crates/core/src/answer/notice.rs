@@ -97,7 +97,7 @@ impl Notice {
             Notice::ReadSections { sections, documents } => {
                 format!("Read {sections} sections of {documents} document(s) and combined their notes.")
             }
-            Notice::Computed => "Computed by Pagewise from the cited table cells (the model wrote none of it).".into(),
+            Notice::Computed => "Computed by Pagewise from the cited table cells; the model wrote none of it.".into(),
         }
     }
 }
