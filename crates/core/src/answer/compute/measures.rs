@@ -103,7 +103,7 @@ pub(crate) const CAPEX: Measure = Measure {
 pub(crate) const OPERATING_CASH_FLOW: Measure = Measure {
     statement: Statement::CashFlow,
     ..measure(
-    "operating cash flow",
+        "operating cash flow",
         &["net cash provided by operating activities", "cash provided by operating activities", "net cash from operating activities", "net cash provided by operations", "经营活动产生的现金流量净额"],
     )
 };
