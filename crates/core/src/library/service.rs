@@ -116,7 +116,7 @@ impl LibraryService {
             let mut status = shared.status();
             status.folders = roots.iter().map(|r| FolderStatus::new(r.clone(), FolderState::Queued)).collect();
         }
-        refresh_counts(&writer, &shared)?;
+        refresh_counts(&writer, &shared, None)?;
         let (commands, receiver) = channel();
         let watch_commands = commands.clone();
         let watcher = FolderWatcher::new(move |event| {
@@ -259,10 +259,20 @@ impl Drop for LibraryService {
     }
 }
 
-/// Documents, chunks and failures per folder, as the stores hold them now.
-fn refresh_counts(engine: &Writer, shared: &Shared) -> Result<()> {
-    let LibraryCounts { documents: docs, failures, chunks, embedded } = engine.library_counts()?;
+/// Documents, chunks and failures per folder, as the stores hold them now. `settle` changes a
+/// folder's state under the same lock, so no one reads a finished state beside old counts.
+fn refresh_counts(engine: &Writer, shared: &Shared, settle: Option<(&Path, &dyn Fn(&mut FolderStatus))>) -> Result<()> {
+    let counts = engine.library_counts();
     let mut status = shared.status();
+    if let Some((root, change)) = settle {
+        if let Some(folder) = status.folders.iter_mut().find(|f| f.path == root) {
+            change(folder);
+        }
+        status.busy = status.folders.iter().any(|s| {
+            matches!(s.state, FolderState::Queued | FolderState::Indexing | FolderState::Embedding | FolderState::Paused)
+        });
+    }
+    let LibraryCounts { documents: docs, failures, chunks, embedded } = counts?;
     status.documents = docs.len() as u64;
     status.chunks = chunks;
     status.pending_vectors = chunks - embedded;
@@ -474,7 +484,11 @@ impl Worker {
 
     /// Re-reads the counts; a failure is shown as the library's error rather than lost.
     fn refresh(&self) {
-        let result = refresh_counts(&self.writer, &self.shared);
+        self.settle_and_refresh(None);
+    }
+
+    fn settle_and_refresh(&self, settle: Option<(&Path, &dyn Fn(&mut FolderStatus))>) {
+        let result = refresh_counts(&self.writer, &self.shared, settle);
         self.shared.status().error = result.err().map(|e| format!("cannot read the index: {e}"));
     }
 
@@ -575,24 +589,29 @@ impl Worker {
                     self.queue.push_front(root.clone());
                 }
                 let state = if paused { FolderState::Paused } else { FolderState::Stopped };
-                self.shared.update_folder(&root, false, |f| {
+                self.settle_and_refresh(Some((&root, &|f: &mut FolderStatus| {
                     f.state = state;
                     f.rate_files_per_s = None;
                     f.eta_s = None;
-                });
+                })));
             }
-            Ok(_) => self.shared.update_folder(&root, false, |f| {
-                f.state = FolderState::UpToDate;
-                f.last_indexed = Some(now_secs());
-                f.rate_files_per_s = None;
-                f.eta_s = None;
-            }),
-            Err(e) => self.shared.update_folder(&root, false, |f| {
-                f.state = FolderState::Error;
-                f.error = Some(e.to_string());
-            }),
+            Ok(_) => {
+                let finished = now_secs();
+                self.settle_and_refresh(Some((&root, &|f: &mut FolderStatus| {
+                    f.state = FolderState::UpToDate;
+                    f.last_indexed = Some(finished);
+                    f.rate_files_per_s = None;
+                    f.eta_s = None;
+                })));
+            }
+            Err(e) => {
+                let error = e.to_string();
+                self.settle_and_refresh(Some((&root, &|f: &mut FolderStatus| {
+                    f.state = FolderState::Error;
+                    f.error = Some(error.clone());
+                })));
+            }
         }
-        self.refresh();
         self.shared.publish(true);
     }
 }
