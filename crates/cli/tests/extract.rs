@@ -63,6 +63,9 @@ fn a_measure_is_read_from_the_statements_under_any_of_its_names() {
     let values = rows[0]["values"].as_array().unwrap();
     assert_eq!((values[0]["value"].as_str(), values[0]["row"].as_str(), values[0]["page"].as_u64()), (Some("48,200"), Some("Revenue"), Some(2)), "{values:#?}");
     assert_eq!((values[0]["unit"].as_str(), values[0]["scale"].as_str()), (Some("currency"), Some("thousands")));
-    assert_eq!((values[1]["value"].as_str(), values[1]["page"].as_u64()), (Some("7,400"), Some(3)), "the balance sheet, not the note: {values:#?}");
+    // The balance sheet lists inventories in two classes under a heading: their sum, not the
+    // note's row of that name.
+    assert_eq!((values[1]["value"].as_str(), values[1]["number"].as_f64(), values[1]["page"].as_u64()), (Some("3,000 + 4,400"), Some(7400.0), Some(3)), "the balance sheet, not the note: {values:#?}");
+    assert_eq!(values[1]["row"].as_str(), Some("Raw materials and supplies + Finished goods"));
     assert_eq!((values[2]["value"].as_str(), values[2]["row"].as_str()), (Some("(29,400)"), Some("Cost of sales")));
 }

@@ -139,6 +139,25 @@ fn value_of_operand(q: &impl Queries, field: &str, o: &Operand) -> Result<Extrac
     })
 }
 
+/// A measure the statement lists in classes under its heading, as their sum: the value says
+/// the figures added ("3,000 + 4,400"), the row names the classes, the quote and the range
+/// cover their lines.
+fn value_of_parts(q: &impl Queries, field: &str, parts: &[Operand]) -> Result<ExtractedValue> {
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return Ok(value_of(field, None, "no table row matches".to_string()));
+    };
+    let mut value = value_of_operand(q, field, first)?;
+    let text = q.page_text(first.doc_id, first.page)?.unwrap_or_default();
+    let span = first.line.start..last.line.end;
+    value.value = Some(parts.iter().map(|o| o.written.as_str()).collect::<Vec<_>>().join(" + "));
+    value.number = parts.iter().map(|o| number_of(&o.written)).sum();
+    value.row = Some(parts.iter().map(|o| o.row.as_str()).collect::<Vec<_>>().join(" + "));
+    value.quote = text.get(span.clone()).map(|rows| rows.split_whitespace().collect::<Vec<_>>().join(" "));
+    value.byte_start = Some(span.start);
+    value.byte_end = Some(span.end);
+    Ok(value)
+}
+
 fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedValue {
     match found {
         Some(c) => ExtractedValue {
@@ -200,6 +219,14 @@ pub fn extract(q: &impl Queries, request: &ExtractRequest) -> Result<Vec<Extract
             };
             if let Some(operand) = from_statements {
                 values.push(value_of_operand(q, field, &operand)?);
+                continue;
+            }
+            let in_classes = match (&statements, &period, measure_named(field)) {
+                (Some(tables), Some(p), Some(m)) => tables.find_parts(m, p, None),
+                _ => None,
+            };
+            if let Some(parts) = in_classes {
+                values.push(value_of_parts(q, field, &parts)?);
                 continue;
             }
             values.push({

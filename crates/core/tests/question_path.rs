@@ -65,9 +65,17 @@ fn figures_are_computed_from_cited_statement_cells() {
     assert!(quick.answer.contains("1.09") && quick.answer.contains("1.21"), "{}", quick.answer);
     assert!(quick.sentences.iter().flat_map(|s| &s.citations).all(|c| c.span.page == 3), "never the note's inventories");
 
+    // Listed in two classes under an "Inventories:" heading with no total: their sum.
     let inventories = ask("What were total inventories at the end of 2023?");
     assert_eq!(inventories.mode, AnswerMode::Computed, "{}", inventories.answer);
-    assert!(inventories.answer.contains("$7,400 thousand"), "{}", inventories.answer);
+    assert!(inventories.answer.contains("Raw materials and supplies 3,000 + Finished goods 4,400) = $7,400 thousand"), "{}", inventories.answer);
+    assert_eq!(inventories.sentences[0].citations.len(), 2, "each class's row cited");
+
+    // Tax shown as "(expense)/benefit": the expense is the row's figure negated.
+    let tax = ask("effective tax rate in 2023");
+    assert_eq!(tax.mode, AnswerMode::Computed, "{}", tax.answer);
+    assert!(tax.answer.contains("income tax expense 1,775 (row “Income tax (expense)/benefit”: (1,775)) / Income before income taxes 7,100 = 25.0%"), "{}", tax.answer);
+    assert_eq!(tax.sentences[0].status, SentenceStatus::Computed);
 
     let defined = ask("What is the 2023 asset coverage? Asset coverage is defined as: total assets / total liabilities.");
     assert!(defined.answer.contains("Asset coverage for 2023 = Total assets 40,000 / Total liabilities 17,350 = 2.31"), "{}", defined.answer);

@@ -149,6 +149,10 @@ impl Asker<'_> {
                 ranked.push(d.clone());
             }
         }
+        // The rest of the library after them: a year's annual report may not be among the hits.
+        let mut rest: Vec<&DocumentInfo> = tools.documents.values().filter(|d| !ranked.iter().any(|r| r.doc_id == d.doc_id)).collect();
+        rest.sort_by_key(|d| d.doc_id);
+        ranked.extend(rest.into_iter().cloned());
         let Some(computation) = compute::compute(self.reader, query, &ranked)? else { return Ok((hits, None, 0)) };
         let formulas: Vec<String> = computation.values.iter().map(|v| format!("{}: {} = {}", v.period, v.formula, v.value)).collect();
         send(sink, AskEvent::Step(tools.record("compute", json!({"query": query, "metric": computation.name}), formulas.join("\n"), t)))?;

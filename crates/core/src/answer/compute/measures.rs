@@ -53,18 +53,21 @@ pub(crate) struct Measure {
     /// or "(3,115)" of cost of sales is 1,577 or 3,115 spent.
     pub outflow: bool,
     pub statement: Statement,
+    /// Words naming the classes a statement may list under the measure's heading instead of
+    /// one figure ("Inventories:" then raw materials, finished goods): their sum is the measure.
+    pub parts: &'static [&'static str],
 }
 
 const fn measure(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: false, statement: Statement::Income }
+    Measure { name, labels, outflow: false, statement: Statement::Income, parts: &[] }
 }
 
 const fn balance(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: false, statement: Statement::Balance }
+    Measure { name, labels, outflow: false, statement: Statement::Balance, parts: &[] }
 }
 
 const fn expense(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: true, statement: Statement::Income }
+    Measure { name, labels, outflow: true, statement: Statement::Income, parts: &[] }
 }
 
 pub(crate) const REVENUE: Measure = measure(
@@ -99,6 +102,7 @@ pub(crate) const CAPEX: Measure = Measure {
     ],
     outflow: true,
     statement: Statement::CashFlow,
+    parts: &[],
 };
 pub(crate) const OPERATING_CASH_FLOW: Measure = Measure {
     statement: Statement::CashFlow,
@@ -111,7 +115,11 @@ pub(crate) const TOTAL_ASSETS: Measure = balance("total assets", &["total assets
 pub(crate) const CURRENT_ASSETS: Measure = balance("current assets", &["current assets", "流动资产合计"]);
 pub(crate) const CURRENT_LIABILITIES: Measure = balance("current liabilities", &["current liabilities", "流动负债合计"]);
 pub(crate) const TOTAL_LIABILITIES: Measure = balance("total liabilities", &["total liabilities", "负债合计"]);
-pub(crate) const INVENTORIES: Measure = balance("inventories", &["inventories", "inventory", "merchandise inventories", "inventories net", "merchandise inventories net", "存货"]);
+/// The classes of inventories accounting standards name (IAS 2, ASC 330).
+pub(crate) const INVENTORIES: Measure = Measure {
+    parts: &["raw material", "work in process", "work in progress", "finished goods", "supplies", "merchandise", "spare parts", "原材料", "库存商品", "在产品"],
+    ..balance("inventories", &["inventories", "inventory", "merchandise inventories", "inventories net", "merchandise inventories net", "存货"])
+};
 pub(crate) const CASH: Measure = balance("cash and cash equivalents", &["cash and cash equivalents", "cash and equivalents", "货币资金"]);
 pub(crate) const RECEIVABLES: Measure =
     balance("accounts receivable", &["accounts receivable", "accounts receivable net", "receivables", "receivables net", "trade receivables", "应收账款"]);
@@ -121,7 +129,21 @@ pub(crate) const EQUITY: Measure = balance(
     &["total equity", "shareholders equity", "stockholders equity", "total shareholders equity", "total stockholders equity", "所有者权益合计"],
 );
 pub(crate) const INCOME_TAX: Measure =
-    expense("income tax expense", &["provision for income taxes", "income tax expense", "income taxes", "income tax provision", "provision for taxes on income", "所得税费用"]);
+    expense(
+        "income tax expense",
+        &[
+            "provision for income taxes",
+            "income tax expense",
+            "income taxes",
+            "income tax provision",
+            "provision for taxes on income",
+            "income tax benefit",
+            "income tax expense benefit",
+            "benefit from income taxes",
+            "provision for benefit from income taxes",
+            "所得税费用",
+        ],
+    );
 pub(crate) const PRETAX_INCOME: Measure = measure(
     "income before income taxes",
     &[
@@ -142,7 +164,7 @@ pub(crate) const SGA: Measure = expense("selling, general and administrative exp
 pub(crate) const RESEARCH: Measure = expense("research and development", &["research and development", "research and development expense", "研发费用"]);
 pub(crate) const INTEREST_EXPENSE: Measure = expense("interest expense", &["interest expense", "利息费用"]);
 pub(crate) const DIVIDENDS_PAID: Measure =
-    Measure { name: "dividends paid", labels: &["dividends paid", "cash dividends paid"], outflow: true, statement: Statement::CashFlow };
+    Measure { name: "dividends paid", labels: &["dividends paid", "cash dividends paid"], outflow: true, statement: Statement::CashFlow, parts: &[] };
 
 /// Every measure a question may ask for by name.
 pub(crate) const MEASURES: &[Measure] = &[
@@ -333,6 +355,14 @@ fn question_terms(question: &str) -> Vec<String> {
         .replace("d&a", "depreciation and amortization")
         .replace("pp&e", "property plant and equipment");
     terms(&lower.replace('-', " "))
+}
+
+/// Whether `word` (lower case) is a word of a measure's or metric's name: "Cash" in "Cash &
+/// Cash equivalents" names no one.
+pub(crate) fn statement_word(word: &str) -> bool {
+    let word = terms(word);
+    let [word] = word.as_slice() else { return false };
+    MEASURES.iter().flat_map(|m| m.labels.iter()).chain(METRICS.iter().flat_map(|m| m.asked_as.iter())).any(|l| terms(l).contains(word))
 }
 
 /// The statement measure a field names ("total assets", "net sales", "capex"), if it names one

@@ -65,7 +65,15 @@ impl Computation {
 /// `expr` over the figures of `operands` as their cells write them.
 fn rerun(expr: &Expr, operands: &[Operand]) -> Option<f64> {
     match expr {
-        Expr::Of(m) => operands.iter().find(|o| o.measure == *m).and_then(operands::read_again),
+        Expr::Of(m) => {
+            let mut parts: Vec<&Operand> = operands.iter().filter(|o| o.measure == *m && o.part).collect();
+            if parts.is_empty() {
+                return operands.iter().find(|o| o.measure == *m).and_then(operands::read_again);
+            }
+            // A measure used twice in a formula pushed its classes twice: each counts once.
+            parts.dedup_by(|a, b| (a.doc_id, a.page, &a.line) == (b.doc_id, b.page, &b.line));
+            parts.iter().map(|o| operands::read_again(o)).sum()
+        }
         Expr::Add(a, b) => Some(rerun(a, operands)? + rerun(b, operands)?),
         Expr::Sub(a, b) => Some(rerun(a, operands)? - rerun(b, operands)?),
         Expr::Div(a, b) => {
@@ -81,13 +89,27 @@ fn evaluate(expr: &Expr, period: &Period, tables: &Tables, used: &mut Vec<Operan
     match expr {
         Expr::Of(measure) => {
             let beside = used.first().map(|o| (o.doc_id, o.page));
-            let found = tables.find(*measure, period, beside)?;
+            let found = tables.find(*measure, period, beside);
+            // The classes on the other operands' page beat a row of the measure elsewhere.
+            let on_beside = |o: &Operand| beside == Some((o.doc_id, o.page));
+            if !found.as_ref().is_some_and(on_beside) {
+                match tables.find_parts(*measure, period, beside) {
+                    Some(parts) if found.is_none() || parts.iter().all(on_beside) => return in_parts(*measure, parts, used),
+                    _ => {}
+                }
+            }
+            let found = found?;
             // Figures of one formula come from one document's statements, in one scale: mixed,
             // they would be added as if they were alike.
             if used.first().is_some_and(|o| o.scale != found.scale || o.doc_id != found.doc_id) {
                 return None;
             }
-            let text = format!("{} {}", render::row_name(&found.row), render::as_written(&found));
+            let text = if found.reversed {
+                // The figure the formula uses is the row's negated: say so beside the row's own.
+                format!("{} {} (row “{}”: {})", found.measure.name, render::negated(&found), render::row_name(&found.row), render::as_written(&found))
+            } else {
+                format!("{} {}", render::row_name(&found.row), render::as_written(&found))
+            };
             let value = found.value;
             used.push(found);
             Some((value, text))
@@ -109,12 +131,58 @@ fn evaluate(expr: &Expr, period: &Period, tables: &Tables, used: &mut Vec<Operan
     }
 }
 
-/// The first of `formulas` the tables give every operand of, for `period`.
-fn value_for(formulas: &[Expr], period: &Period, tables: &Tables) -> Option<PeriodValue> {
+/// A measure the statement lists in classes, as their sum: "inventories (Raw materials 992 +
+/// Finished goods 1,221)".
+fn in_parts(measure: measures::Measure, parts: Vec<Operand>, used: &mut Vec<Operand>) -> Option<(f64, String)> {
+    if used.first().is_some_and(|o| parts.iter().any(|p| o.scale != p.scale || o.doc_id != p.doc_id)) {
+        return None;
+    }
+    let value = parts.iter().map(|p| p.value).sum();
+    let named: Vec<String> = parts.iter().map(|p| format!("{} {}", render::row_name(&p.row), render::as_written(p))).collect();
+    used.extend(parts);
+    Some((value, format!("{} ({})", measure.name, named.join(" + "))))
+}
+
+/// The first of `formulas` the tables give every operand of, for `period`, whose columns are
+/// headed `column` (the quarter's end date where the period is a fiscal quarter).
+fn value_for(formulas: &[Expr], period: &Period, column: &Period, tables: &Tables) -> Option<PeriodValue> {
     formulas.iter().find_map(|f| {
         let mut operands = Vec::new();
-        let (value, formula) = evaluate(f, period, tables, &mut operands)?;
+        let (value, formula) = evaluate(f, column, tables, &mut operands)?;
         Some(PeriodValue { period: period.clone(), value, formula, operands, expr: f.clone() })
+    })
+}
+
+/// The days (month, day) the fiscal years end, from the annual reports among `doc_ids`.
+fn year_ends(ranked: &[DocumentInfo], doc_ids: &[i64]) -> Vec<(u8, u8)> {
+    ranked
+        .iter()
+        .filter(|d| doc_ids.contains(&d.doc_id))
+        .filter_map(|d| d.facets.as_ref())
+        .filter(|f| f.kind == crate::facets::DocKind::AnnualReport && f.period.quarter.is_none())
+        .filter_map(|f| parse_date(f.period.date.as_deref()?))
+        .filter_map(|p| if let Period::Date { month, day, .. } = p { Some((month, day)) } else { None })
+        .collect()
+}
+
+/// A "YYYY-MM-DD" date as a period.
+fn parse_date(date: &str) -> Option<Period> {
+    let mut parts = date.splitn(3, '-').map(str::parse::<u32>);
+    let (Some(Ok(y)), Some(Ok(m)), Some(Ok(day))) = (parts.next(), parts.next(), parts.next()) else { return None };
+    Some(Period::Date { year: i32::try_from(y).ok(), month: u8::try_from(m).ok()?, day: u8::try_from(day).ok()? })
+}
+
+/// The date a fiscal quarter ends, from the report of that quarter among `ranked`: tables head
+/// a quarter's columns with its end date ("July 29, 2023"), and which quarter of which fiscal
+/// year a date falls in is the company's own calendar, which only its report says.
+fn quarter_end(period: &Period, ranked: &[DocumentInfo], doc_ids: &[i64]) -> Option<Period> {
+    let Period::Quarter { year: Some(year), quarter } = period else { return None };
+    ranked.iter().filter(|d| doc_ids.contains(&d.doc_id)).find_map(|d| {
+        let stated = &d.facets.as_ref()?.period;
+        if stated.year != Some(*year) || stated.quarter != Some(*quarter) {
+            return None;
+        }
+        parse_date(stated.date.as_deref()?)
     })
 }
 
@@ -143,13 +211,14 @@ fn names_someone(question: &str, capitalised: &[String]) -> bool {
         .filter_map(|s| s.split_whitespace().next())
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
         .collect();
-    capitalised.iter().any(|w| !starts.contains(w) && !NOT_NAMES.contains(&w.as_str()) && !w.starts_with("fy"))
+    let period_word = |w: &str| w.starts_with("fy") || (w.len() == 2 && (w.starts_with('q') || w.starts_with('h')) && w[1..].chars().all(|c| c.is_ascii_digit()));
+    capitalised.iter().any(|w| !starts.contains(w) && !NOT_NAMES.contains(&w.as_str()) && !period_word(w) && !measures::statement_word(w))
 }
 
 /// The documents a computation may read: those of the first hits, and of those only the ones
 /// of an organisation the question names when it names one; none when the question names
 /// someone the library does not hold (another company's figures would be wrong, not missing).
-fn documents_for(question: &str, ranked: &[DocumentInfo]) -> Vec<i64> {
+fn documents_for(question: &str, ranked: &[DocumentInfo], years: &[i32]) -> Vec<i64> {
     let facets = parse_question(question);
     let named: Vec<&DocumentInfo> = ranked
         .iter()
@@ -158,22 +227,34 @@ fn documents_for(question: &str, ranked: &[DocumentInfo]) -> Vec<i64> {
     let chosen: Vec<&DocumentInfo> = if !named.is_empty() {
         named
     } else if !names_someone(question, &facets.capitalised) {
-        ranked.iter().collect()
+        // Figures of one answer are one organisation's: that of the first document retrieved.
+        let first = ranked.first().and_then(|d| d.facets.as_ref()).and_then(|f| f.organisation.as_deref());
+        ranked.iter().filter(|d| first.is_none() || d.facets.as_ref().and_then(|f| f.organisation.as_deref()) == first).collect()
     } else {
         Vec::new()
     };
-    chosen.into_iter().take(DOCUMENTS_READ).map(|d| d.doc_id).collect()
+    // The annual report of a year asked for is where that year's statements stand, however
+    // far down retrieval ranked it.
+    let annual_of_asked = |d: &&&DocumentInfo| {
+        d.facets.as_ref().is_some_and(|f| f.kind == crate::facets::DocKind::AnnualReport && f.period.year.is_some_and(|y| years.contains(&y)))
+    };
+    let mut read: Vec<i64> = chosen.iter().take(DOCUMENTS_READ).map(|d| d.doc_id).collect();
+    for d in chosen.iter().skip(DOCUMENTS_READ).filter(annual_of_asked).take(2) {
+        read.push(d.doc_id);
+    }
+    read
 }
 
 /// The computation `question` asks for, from the tables of `ranked` (documents in retrieval's
 /// order), when the statements give every operand.
 pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo]) -> Result<Option<Computation>> {
     let Some(request) = request::read(question) else { return Ok(None) };
-    let doc_ids = documents_for(question, ranked);
+    let years: Vec<i32> = request.over.periods().iter().filter_map(Period::year).collect();
+    let doc_ids = documents_for(question, ranked, &years);
     if doc_ids.is_empty() {
         return Ok(None);
     }
-    let tables = Tables::read(q, &doc_ids)?;
+    let tables = Tables::read(q, &doc_ids)?.with_year_ends(year_ends(ranked, &doc_ids));
     let (name, shown, formulas) = match &request.asked {
         Asked::Metric(m) => (m.name.to_string(), m.shown, (m.formulas)()),
         Asked::Measure(m) => (m.name.to_string(), Shown::Amount, vec![Expr::Of(*m)]),
@@ -181,7 +262,14 @@ pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo])
     };
     let mut values = Vec::new();
     for period in request.over.periods() {
-        let Some(value) = value_for(&formulas, &period, &tables) else { return Ok(None) };
+        let column = match period {
+            Period::Quarter { .. } => match quarter_end(&period, ranked, &doc_ids) {
+                Some(date) => date,
+                None => return Ok(None),
+            },
+            _ => period.clone(),
+        };
+        let Some(value) = value_for(&formulas, &period, &column, &tables) else { return Ok(None) };
         values.push(value);
     }
     Ok(Some(Computation { name, shown, over: request.over, values, scale: request.scale, decimals: request.decimals }))
@@ -204,6 +292,8 @@ mod tests {
             money: true,
             row: measure.name.into(),
             column: "2019".into(),
+            reversed: false,
+            part: false,
             doc_id: 1,
             page: 52,
             line: 0..10,
@@ -221,6 +311,8 @@ mod tests {
         assert!(names_someone(q, &words(q)), "a name that starts the question");
         let q = "Operating margin 2023?";
         assert!(!names_someone(q, &words(q)));
+        let q = "Was there any drop in Cash & Cash equivalents between FY 2023 and Q2 of FY2024?";
+        assert!(!names_someone(q, &words(q)), "the words of a measure and a quarter");
     }
 
     #[test]

@@ -43,6 +43,13 @@ fn part_of_year(column: &str) -> bool {
     .is_match(column)
 }
 
+static ONE_QUARTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+
+/// A column of one quarter ("Three Months Ended July 29, 2023", "13 weeks ended", "Q2").
+fn one_quarter(column: &str) -> bool {
+    crate::text::cached_regex(&ONE_QUARTER, r"(?i)\b(three|3)\s*months?\b|\b(13|thirteen|twelve|12)\s*weeks?\b|\bquarter\b|\bq[1-4]\b|季度").is_match(column)
+}
+
 /// One figure read from a table.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Operand {
@@ -57,6 +64,11 @@ pub(crate) struct Operand {
     pub money: bool,
     pub row: String,
     pub column: String,
+    /// The row states the measure's opposite ("Income tax (expense)/benefit": a benefit where
+    /// the measure is an expense), so its figure counts negated.
+    pub reversed: bool,
+    /// One of the classes summed for a measure the statement lists in parts.
+    pub part: bool,
     pub doc_id: i64,
     pub page: u32,
     /// The row's line in the page's text.
@@ -65,6 +77,8 @@ pub(crate) struct Operand {
 
 struct PageTable {
     page: u32,
+    /// The page's text, for the headings that have no figure of their own.
+    text: String,
     cells: Vec<TableCell>,
     scale: f64,
     money: bool,
@@ -75,6 +89,9 @@ struct PageTable {
 /// The tables of the documents a computation may read, in retrieval's order.
 pub(crate) struct Tables {
     documents: Vec<(i64, Vec<PageTable>)>,
+    /// The days (month, day) the company's fiscal years end, from its annual reports: a balance
+    /// "for FY2023" is the one at the year's end, not at a quarter's end in that calendar year.
+    year_ends: Vec<(u8, u8)>,
 }
 
 static BARE_SCALE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
@@ -116,11 +133,17 @@ impl Tables {
                 }
                 let head: String = text.chars().take(400).collect();
                 let scale = page_scale(&head);
-                pages.push(PageTable { page, scale, money: head.contains('$'), statement: statement_of(&text), cells });
+                pages.push(PageTable { page, scale, money: head.contains('$'), statement: statement_of(&text), cells, text });
             }
             documents.push((doc_id, pages));
         }
-        Ok(Tables { documents })
+        Ok(Tables { documents, year_ends: Vec::new() })
+    }
+
+    /// The days the fiscal years of these documents' company end, for reading balances by year.
+    pub fn with_year_ends(mut self, year_ends: Vec<(u8, u8)>) -> Tables {
+        self.year_ends = year_ends;
+        self
     }
 
     /// The cell of a primary statement that states `measure` for `period`: on the page
@@ -131,10 +154,8 @@ impl Tables {
     pub fn find(&self, measure: Measure, period: &Period, beside: Option<(i64, u32)>) -> Option<Operand> {
         let mut best: Option<((bool, bool, bool, usize, u32), Operand)> = None;
         for (rank, (doc_id, pages)) in self.documents.iter().enumerate() {
-            // A balance is read from the balance sheet only: elsewhere its row is a change.
-            let readable = |t: &&PageTable| t.statement.is_some() && (measure.statement != Statement::Balance || t.statement == Some(Statement::Balance));
-            for table in pages.iter().filter(readable) {
-                let Some(cell) = table.cells.iter().find(|c| states(c, measure, period)) else { continue };
+            for table in pages.iter().filter(|t| readable(t, measure)) {
+                let Some(cell) = table.cells.iter().find(|c| states(c, measure, period) && self.at_year_end(c, measure, period)) else { continue };
                 let key = (
                     beside != Some((*doc_id, table.page)),
                     table.statement != Some(measure.statement),
@@ -146,7 +167,8 @@ impl Tables {
                     continue;
                 }
                 let Some(number) = number_of(&cell.value) else { continue };
-                let value = if measure.outflow { number.abs() } else { number } * table.scale;
+                let reversed = measure.outflow && states_benefit(&cell.row);
+                let value = signed(measure, reversed, number) * table.scale;
                 let money = table.money || cell.value.contains('$');
                 let operand = Operand {
                     measure,
@@ -157,6 +179,8 @@ impl Tables {
                     money,
                     row: cell.row.clone(),
                     column: cell.column.clone(),
+                    reversed,
+                    part: false,
                     doc_id: *doc_id,
                     page: table.page,
                     line: cell.line.clone(),
@@ -168,19 +192,166 @@ impl Tables {
     }
 }
 
+/// Whether `table` may give `measure`: a primary statement, and for a balance the balance
+/// sheet only (elsewhere its row is a change).
+fn readable(table: &PageTable, measure: Measure) -> bool {
+    table.statement.is_some() && (measure.statement != Statement::Balance || table.statement == Some(Statement::Balance))
+}
+
+impl Tables {
+    /// The classes a statement lists under `measure`'s heading (a line naming the measure with
+    /// no figure, "Inventories, net", then "Raw materials and supplies 992", "Work in process
+    /// and finished goods 1,221"), each for `period`, when there are two or more and no row
+    /// states the measure itself. The classes end at the first row that names none.
+    pub fn find_parts(&self, measure: Measure, period: &Period, beside: Option<(i64, u32)>) -> Option<Vec<Operand>> {
+        if measure.parts.is_empty() {
+            return None;
+        }
+        let mut best: Option<((bool, usize, u32), Vec<Operand>)> = None;
+        for (rank, (doc_id, pages)) in self.documents.iter().enumerate() {
+            for table in pages.iter().filter(|t| readable(t, measure) && t.statement == Some(measure.statement)) {
+                let key = (beside != Some((*doc_id, table.page)), rank, table.page);
+                if best.as_ref().is_some_and(|(k, _)| *k <= key) {
+                    continue;
+                }
+                let Some(parts) = self.parts_on(table, measure, period) else { continue };
+                let operands = parts
+                    .into_iter()
+                    .filter_map(|cell| {
+                        let number = number_of(&cell.value)?;
+                        Some(Operand {
+                            measure,
+                            period: period.clone(),
+                            value: signed(measure, false, number) * table.scale,
+                            written: cell.value.clone(),
+                            scale: table.scale,
+                            money: table.money || cell.value.contains('$'),
+                            row: cell.row.clone(),
+                            column: cell.column.clone(),
+                            reversed: false,
+                            part: true,
+                            doc_id: *doc_id,
+                            page: table.page,
+                            line: cell.line.clone(),
+                        })
+                    })
+                    .collect::<Vec<_>>();
+                if operands.len() >= 2 {
+                    best = Some((key, operands));
+                }
+            }
+        }
+        best.map(|(_, o)| o)
+    }
+
+    /// The cells of the classes under `measure`'s heading on `table`, for `period`.
+    fn parts_on<'t>(&self, table: &'t PageTable, measure: Measure, period: &Period) -> Option<Vec<&'t TableCell>> {
+        let mut offset = 0;
+        let mut heading_end = None;
+        for line in table.text.split_inclusive('\n') {
+            let label = line.trim();
+            if !label.chars().any(|c| c.is_ascii_digit()) && measure.is_label(label) {
+                heading_end = Some(offset + line.len());
+                break;
+            }
+            offset += line.len();
+        }
+        let heading_end = heading_end?;
+        let names_part = |row: &str| {
+            let lower = row.to_lowercase();
+            measure.parts.iter().any(|p| lower.contains(p))
+        };
+        let mut parts: Vec<&TableCell> = Vec::new();
+        let mut rest = &table.text[heading_end..];
+        let mut at = heading_end;
+        while let Some(line) = rest.split_inclusive('\n').next() {
+            let line_range = at..at + line.len();
+            let in_line: Vec<&TableCell> = table.cells.iter().filter(|c| line_range.contains(&c.line.start)).collect();
+            let Some(first) = in_line.first() else { break };
+            if !names_part(&first.row) {
+                break;
+            }
+            let cell = in_line.into_iter().find(|c| for_period(c, measure, period) && self.at_year_end(c, measure, period))?;
+            parts.push(cell);
+            at += line.len();
+            rest = &rest[line.len()..];
+        }
+        (parts.len() >= 2).then_some(parts)
+    }
+
+    /// Whether a balance asked for a fiscal year stands in a column dated at one of the
+    /// company's fiscal year ends (within a week: 52/53-week years move it); any column when
+    /// no annual report says when its years end.
+    fn at_year_end(&self, cell: &TableCell, measure: Measure, period: &Period) -> bool {
+        if measure.statement != Statement::Balance || !matches!(period, Period::Year(_)) || self.year_ends.is_empty() {
+            return true;
+        }
+        let dated: Vec<(u8, u8)> = periods(&cell.column)
+            .into_iter()
+            .filter_map(|(p, _)| if let Period::Date { month, day, .. } = p { Some((month, day)) } else { None })
+            .collect();
+        dated.is_empty() || dated.iter().any(|d| self.year_ends.iter().any(|end| days_apart(*d, *end) <= 7))
+    }
+}
+
+/// Days between two days of the year, either way round the year's end.
+fn days_apart(a: (u8, u8), b: (u8, u8)) -> u32 {
+    const BEFORE: [u32; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+    let day = |(m, d): (u8, u8)| BEFORE[usize::from(m.clamp(1, 12)) - 1] + u32::from(d);
+    let gap = day(a).abs_diff(day(b));
+    gap.min(365 - gap.min(365))
+}
+
 /// An operand's figure read again from its cell as written, at the page's scale (the check of
 /// a computed answer does not trust the value it computed with).
 pub(crate) fn read_again(operand: &Operand) -> Option<f64> {
     let n = number_of(&operand.written)?;
-    Some(if operand.measure.outflow { n.abs() } else { n } * operand.scale)
+    Some(signed(operand.measure, operand.reversed, n) * operand.scale)
+}
+
+/// A cell's figure as the measure counts it: an outflow as the amount spent whatever its sign,
+/// and a row of the opposite (a benefit) negated, its sign kept.
+fn signed(measure: Measure, reversed: bool, number: f64) -> f64 {
+    match (reversed, measure.outflow) {
+        (true, _) => -number,
+        (false, true) => number.abs(),
+        (false, false) => number,
+    }
+}
+
+/// Whether an expense row's label says its figures are benefits: the words outside
+/// parentheses name the benefit ("Income tax (expense)/benefit", "Income tax benefit",
+/// "(Provision for) benefit from income taxes"), so a positive figure is a benefit and an
+/// expense is in parentheses; "Provision for (benefit from) income taxes" states the expense.
+pub(crate) fn states_benefit(label: &str) -> bool {
+    let mut outside = String::new();
+    let mut depth = 0usize;
+    for c in label.to_lowercase().chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.push(c),
+            _ => {}
+        }
+    }
+    outside.split(|c: char| !c.is_alphabetic()).any(|w| w == "benefit" || w == "benefits")
 }
 
 /// Whether `cell` is a figure of `measure` for `period`.
 fn states(cell: &TableCell, measure: Measure, period: &Period) -> bool {
-    if number_of(&cell.value).is_none() || cell.value.contains('%') || !measure.is_label(&cell.row) {
+    measure.is_label(&cell.row) && for_period(cell, measure, period)
+}
+
+/// Whether `cell` is a figure (of a measure like `measure`) for `period`.
+fn for_period(cell: &TableCell, measure: Measure, period: &Period) -> bool {
+    if number_of(&cell.value).is_none() || cell.value.contains('%') {
         return false;
     }
     if matches!(period, Period::Year(_)) && part_of_year(&cell.column) {
+        return false;
+    }
+    // A flow at a date is the quarter ending then, not the half or nine months ending with it.
+    if matches!(period, Period::Date { .. }) && measure.statement != Statement::Balance && !one_quarter(&cell.column) {
         return false;
     }
     let stated: Vec<Period> = periods(&cell.column).into_iter().chain(periods(&cell.row)).map(|(p, _)| p).collect();
@@ -198,13 +369,14 @@ mod tests {
             .enumerate()
             .map(|(i, text)| PageTable {
                 page: i as u32 + 1,
+                text: text.to_string(),
                 cells: table_cells(text),
                 scale: page_scale(text),
                 money: text.contains('$'),
                 statement: statement_of(text),
             })
             .collect();
-        Tables { documents: vec![(7, pages)] }
+        Tables { documents: vec![(7, pages)], year_ends: Vec::new() }
     }
 
     const NOTE: &str = "Note 5. Inventories\n(in millions)\tFebruary 2, 2019\tFebruary 3, 2018\nMerchandise inventories\t5,400\t5,200";
@@ -230,6 +402,46 @@ mod tests {
         assert!(tables(&[NOTE]).find(INVENTORIES, &Period::Year(2019), None).is_none(), "a note's table is not read");
         let quarter = "Condensed Consolidated Statements of Income\n(in millions)\tThree Months Ended July 29, 2023\tThree Months Ended July 30, 2022\nRevenue\t9,583\t10,329";
         assert!(tables(&[quarter]).find(super::super::measures::REVENUE, &Period::Year(2023), None).is_none(), "a quarter is not the year");
+    }
+
+    #[test]
+    fn a_balance_for_a_fiscal_year_is_at_its_end() {
+        let quarter = "Condensed Consolidated Balance Sheets\n($ in millions) (unaudited)\nJuly 29, 2023\tJanuary 28, 2023\tJuly 30, 2022\nCash and cash equivalents\t$\t1,093\t$\t1,874\t$\t840";
+        let cash = super::super::measures::CASH;
+        let t = tables(&[quarter]).with_year_ends(vec![(1, 28), (2, 2)]);
+        assert_eq!(t.find(cash, &Period::Year(2023), None).unwrap().written, "$1,874", "the year's end, not the quarter's");
+        assert_eq!(t.find(cash, &Period::Year(2022), None), None, "July 2022 ends no fiscal year");
+        let q2 = Period::Date { year: Some(2023), month: 7, day: 29 };
+        assert_eq!(t.find(cash, &q2, None).unwrap().written, "$1,093");
+        assert_eq!(days_apart((12, 30), (1, 3)), 4);
+    }
+
+    #[test]
+    fn a_measure_listed_in_classes_is_their_sum() {
+        let balance = "Consolidated Balance Sheets\n($ in millions)\nAs of June 30,\t2023\t2022\nCurrent assets:\nCash and cash equivalents\t$\t689 $\t775\nInventories, net\nRaw materials and supplies\t992\t1,114\nWork in process and finished goods\t1,221\t1,325\nPrepaid expenses and other current assets\t531\t512\nTotal current assets\t5,308\t5,853";
+        let t = tables(&[balance]);
+        assert!(t.find(INVENTORIES, &Period::Year(2023), None).is_none(), "no row states inventories whole");
+        let parts = t.find_parts(INVENTORIES, &Period::Year(2023), None).unwrap();
+        let written: Vec<&str> = parts.iter().map(|o| o.written.as_str()).collect();
+        assert_eq!(written, ["992", "1,221"], "the classes, not the prepaid expenses after them");
+        assert!(parts.iter().all(|o| o.part && o.page == 1));
+        assert_eq!(t.find_parts(INVENTORIES, &Period::Year(2022), None).unwrap().iter().map(|o| o.value).sum::<f64>(), 2_439e6);
+        assert!(tables(&[BALANCE]).find_parts(CURRENT_ASSETS, &Period::Year(2019), None).is_none(), "a measure without classes");
+    }
+
+    #[test]
+    fn a_benefit_row_counts_as_a_negative_expense() {
+        let income = "Consolidated Statements of Operations\n(Dollars in millions)\nYears ended December 31,\t2022\t2021\n(Loss)/earnings before income taxes\t(5,022)\t(5,033)\nIncome tax (expense)/benefit\t(31)\t743";
+        let t = tables(&[income]);
+        let tax = super::super::measures::INCOME_TAX;
+        let (y2022, y2021) = (t.find(tax, &Period::Year(2022), None).unwrap(), t.find(tax, &Period::Year(2021), None).unwrap());
+        assert_eq!((y2022.value, y2022.reversed), (31e6, true), "an expense in parentheses");
+        assert_eq!(y2021.value, -743e6, "a benefit is a negative expense");
+        assert_eq!(read_again(&y2021), Some(-743e6));
+        assert_eq!(t.find(super::super::measures::PRETAX_INCOME, &Period::Year(2022), None).unwrap().value, -5_022e6);
+        assert!(!states_benefit("Provision for (benefit from) income taxes"));
+        assert!(states_benefit("(Provision for) benefit from income taxes"));
+        assert!(!states_benefit("Provision for income taxes"));
     }
 
     #[test]

@@ -15,10 +15,21 @@ pub(crate) fn row_name(row: &str) -> String {
 /// A cell's figure as the table writes it, an outflow as the amount spent ("(1,577)" → "1,577").
 pub(crate) fn as_written(o: &Operand) -> String {
     let w = o.written.trim().trim_start_matches('$').trim();
-    if o.measure.outflow {
+    if o.measure.outflow && !o.reversed {
         w.trim_start_matches('(').trim_end_matches(')').trim_start_matches('-').to_string()
     } else {
         w.to_string()
+    }
+}
+
+/// A reversed row's figure as the formula counts it, in the table's notation: "(31)" of an
+/// "(expense)/benefit" row is an expense of "31", its "743" an expense of "(743)".
+pub(crate) fn negated(o: &Operand) -> String {
+    let w = as_written(o);
+    match w.strip_prefix('(').and_then(|r| r.strip_suffix(')')).or_else(|| w.strip_prefix('-')) {
+        Some(inner) => inner.trim().to_string(),
+        None if matches!(w.as_str(), "—" | "–" | "-") => w,
+        None => format!("({w})"),
     }
 }
 
@@ -88,12 +99,15 @@ fn capitalised(name: &str) -> String {
 }
 
 /// The change from the first period's value to the last's: in percentage points for a
-/// percentage, as a difference for a ratio, and as a difference and a percentage for an amount.
+/// percentage, and as a difference and a percentage for a ratio or an amount.
 fn change_sentence(c: &Computation, lang: Lang) -> Option<String> {
     let (first, last) = (c.values.first()?, c.values.last()?);
     let diff = last.value - first.value;
     let by = match c.shown {
         Shown::Percent => format!("{} percentage points", grouped(diff.abs() * 100.0, c.decimals.unwrap_or(1))),
+        Shown::Times if first.value != 0.0 => {
+            format!("{} ({}%)", grouped(diff.abs(), c.decimals.unwrap_or(2)), grouped((diff / first.value.abs()).abs() * 100.0, 1))
+        }
         Shown::Times => grouped(diff.abs(), c.decimals.unwrap_or(2)),
         Shown::Amount if first.value != 0.0 => {
             format!("{} ({}%)", stated(c, diff.abs(), lang), grouped((diff / first.value.abs()).abs() * 100.0, 1))

@@ -89,7 +89,8 @@ fn asks_value(question: &str, asked: &Asked) -> bool {
         (Asked::Measure(_), want) => {
             let lower = question.trim_start().to_lowercase();
             let plain_ask = ["how much", "what is", "what was", "what were", "what are", "what's"].iter().any(|a| lower.starts_with(a) || lower.contains(&format!(" {a} ")));
-            matches!(want, Some(Want::Money | Want::Count)) || plain_ask || lower.contains("多少")
+            // "Was there any drop in cash between …" asks for the change, a figure too.
+            matches!(want, Some(Want::Money | Want::Count)) || plain_ask || lower.contains("多少") || asks_change(&lower)
         }
     }
 }
@@ -120,7 +121,7 @@ fn wanted_decimals(lower: &str) -> Option<usize> {
 /// FY2017") spelled out year by year.
 fn asked_periods(question: &str, average: bool) -> Vec<Period> {
     let mut found: Vec<Period> = Vec::new();
-    for (p, _) in periods(question) {
+    for p in with_their_years(question) {
         if !found.contains(&p) && !matches!(p, Period::Version(_)) {
             found.push(p);
         }
@@ -134,6 +135,39 @@ fn asked_periods(question: &str, average: bool) -> Vec<Period> {
         }
     }
     found
+}
+
+static OF_YEAR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+
+/// The periods `question` names, a quarter or half joined to the year that follows it ("Q2 of
+/// FY2024" is the second quarter of fiscal 2024, not a quarter and a year).
+fn with_their_years(question: &str) -> Vec<Period> {
+    let text = crate::text::fold_width(question);
+    let found = periods(question);
+    let joins = cached_regex(&OF_YEAR, r"(?i)^\s*(?:of|in)?\s*(?:the\s+)?(?:fiscal(?:\s+year)?\s*|fy\s*)?$");
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < found.len() {
+        let (period, at) = &found[i];
+        let next = found.get(i + 1).filter(|(p, next_at)| {
+            matches!(p, Period::Year(_)) && text.get(at.end..next_at.start).is_some_and(|between| joins.is_match(between))
+        });
+        match (period, next) {
+            (Period::Quarter { year: None, quarter }, Some((Period::Year(y), _))) => {
+                out.push(Period::Quarter { year: Some(*y), quarter: *quarter });
+                i += 2;
+            }
+            (Period::Half { year: None, half }, Some((Period::Year(y), _))) => {
+                out.push(Period::Half { year: Some(*y), half: *half });
+                i += 2;
+            }
+            _ => {
+                out.push(period.clone());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The computation `question` asks for, when it names a metric or measure and the periods.
@@ -174,6 +208,8 @@ mod tests {
         let r = read("How much did operating income grow in FY2022?").unwrap();
         assert_eq!(r.over, Over::Change { from: Period::Year(2021), to: Period::Year(2022) });
         assert_eq!(read("What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo?").unwrap().scale, Some(1e9));
+        let r = read("Was there any drop in Cash & Cash equivalents between FY 2023 and Q2 of FY2024?").unwrap();
+        assert_eq!(r.over, Over::Change { from: Period::Year(2023), to: Period::Quarter { year: Some(2024), quarter: 2 } }, "a quarter of a fiscal year");
     }
 
     #[test]

@@ -41,7 +41,7 @@ impl std::fmt::Display for Period {
 }
 
 impl Period {
-    fn year(&self) -> Option<i32> {
+    pub(crate) fn year(&self) -> Option<i32> {
         match self {
             Period::Year(y) => Some(*y),
             Period::Quarter { year, .. } | Period::Half { year, .. } | Period::Month { year, .. } | Period::Date { year, .. } => *year,
