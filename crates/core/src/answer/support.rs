@@ -195,6 +195,15 @@ impl ClaimFacts {
                 names.push(w);
             }
         }
+        // A claim that opens with a name ("Fitch upgraded …") has it capitalised by grammar
+        // too; it is a name where the sources only ever write it capitalised.
+        let opening = self.text.split_whitespace().next().map(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")).unwrap_or(&w).to_string()
+        });
+        if let Some(w) = opening.filter(|w| source_names.contains(w) && !self.statement.names.contains(w)) {
+            self.statement.names.insert(0, w);
+        }
         // The claim's names the question names too, in any case ("python" in "is python sort
         // stable").
         self.asked_names = self.statement.names.iter().filter(|n| super::facts::names::mentions(&question_lower, n)).cloned().collect();

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::amounts::{amounts, families_agree, Amount, Family};
+use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
 use super::polarity::{antonymous, directions, frequencies, negated, opposed, swapped_ends};
@@ -39,7 +40,7 @@ pub fn clauses(unit: &str) -> Vec<Range<usize>> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
-            r"(?i);\s|[；，。]|[.!?]\s|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which|and|although|though|except|so|this|that|it|these|those|we|they|there)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from|but|however|because|so that|unless|although|though|or)\s|或者|或|以及|但是|但|然而|不过|因为|所以",
+            r"(?i);\s|[；，。]|[.!?]\s|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which|and|although|though|except|so|this|that|it|these|those|we|they|there)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from|but|however|because|so that|unless|although|though|or)\s|,?\s(?:(?:primarily|mainly|largely|partly|partially)\s+)?(?:due\s+to|driven\s+by|as\s+a\s+result\s+of|offset\s+by|attributable\s+to)\s|或者|或|以及|但是|但|然而|不过|因为|所以",
         )
         .unwrap_or_else(|_| unreachable!())
     });
@@ -134,13 +135,13 @@ pub(crate) fn fold(term: &str) -> String {
 /// shares at least two of its words (or one, for a claim of one or two). A clause much longer
 /// than the claim (text extracted without punctuation runs on for a paragraph) is narrowed to
 /// the stretch around the words it shares, so that a "not" elsewhere in it does not count.
-fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names: &[String], claim_chars: usize) -> Option<&'u str> {
+fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names: &[String], claim: &str) -> Option<&'u str> {
     let parts = clauses(unit);
     let lower = unit.to_lowercase();
     let mut candidates: Vec<Range<usize>> = Vec::new();
     // CJK packs a clause into fewer characters than English does.
     let factor = if unit.chars().any(crate::text::is_cjk) { 1.5 } else { 2.0 };
-    let longest = ((claim_chars as f32 * factor) as usize).max(MIN_STRETCH_CHARS);
+    let longest = ((claim.chars().count() as f32 * factor) as usize).max(MIN_STRETCH_CHARS);
     for r in &parts {
         let chars: Vec<(usize, char)> = unit[r.clone()].char_indices().collect();
         if chars.len() <= longest + longest / 5 {
@@ -167,7 +168,15 @@ fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names:
         let shared = claim_terms.iter().filter(|t| terms.contains(*t)).count() as f32;
         let named = claim_names.iter().filter(|n| lower.get(r.clone()).is_some_and(|l| mentions(l, n))).count() as f32;
         let score = shared + 0.5 * named;
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+        // Clauses that share as many words are told apart by the longest run of text they
+        // share with the claim: "减少该分区的大小" is "增加该分区的大小", not "该分区示例中的…".
+        let better = match &best {
+            None => true,
+            Some((b, _)) if score > *b => true,
+            Some((b, current)) if score == *b => longest_shared_run(claim, text) > longest_shared_run(claim, &unit[current.clone()]),
+            Some(_) => false,
+        };
+        if better {
             best = Some((score, r.clone()));
         }
     }
@@ -177,6 +186,25 @@ fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names:
         _ if candidates.len() == 1 => Some(unit),
         _ => None,
     }
+}
+
+/// The length in characters of the longest stretch two texts share, case aside.
+fn longest_shared_run(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut previous = vec![0usize; b.len() + 1];
+    let mut longest = 0;
+    for x in &a {
+        let mut row = vec![0usize; b.len() + 1];
+        for (j, y) in b.iter().enumerate() {
+            if x == y {
+                row[j + 1] = previous[j] + 1;
+                longest = longest.max(row[j + 1]);
+            }
+        }
+        previous = row;
+    }
+    longest
 }
 
 /// The shortest stretch a long clause is narrowed to, in characters.
@@ -251,22 +279,24 @@ fn header_terms(text: &str) -> HashSet<String> {
     content_terms(&plain).into_iter().filter(|t| !t.as_bytes()[0].is_ascii_digit()).map(|t| fold(&t)).collect()
 }
 
-/// Whether the passage states `a` outside the unit, in a sentence or table row where it
-/// belongs to the claim's period (its column's year) and to the claim's names (or to none).
-fn stated_elsewhere(a: &Amount, claim: &Statement, claim_words: &[String], needed: &[&String], unit: &SourceUnit<'_>, caption: Option<f64>) -> bool {
+/// Where the passage states `a` outside the unit, in a sentence or table row where it belongs
+/// to the claim's period (its column's year) and to the claim's names (or to none): the
+/// clause that states it, and where in the clause the figure stands.
+fn stated_elsewhere<'p>(a: &Amount, claim: &Statement, claim_words: &[String], needed: &[&String], unit: &SourceUnit<'p>, caption: Option<f64>) -> Option<(&'p str, Range<usize>)> {
     let context_lower = unit.context.to_lowercase();
     let claim_words: HashSet<String> = claim_words.iter().filter(|t| !t.as_bytes()[0].is_ascii_digit()).map(|t| fold(t)).collect();
-    crate::text::sentences(unit.passage).into_iter().any(|r| {
+    crate::text::sentences(unit.passage).into_iter().find_map(|r| {
         let sentence = &unit.passage[r];
         let shared = content_terms(sentence).into_iter().map(|t| fold(&t)).filter(|t| claim_words.contains(t)).collect::<HashSet<_>>().len();
         if shared < 2 {
-            return false;
+            return None;
         }
         let found = amounts(sentence, caption);
-        let Some(index) = (0..found.len()).filter(|&i| a.stated_by(&found[i])).min_by(|&i, &j| a.distance(&found[i]).total_cmp(&a.distance(&found[j]))) else { return false };
+        let index = (0..found.len()).filter(|&i| a.stated_by(&found[i])).min_by(|&i, &j| a.distance(&found[i]).total_cmp(&a.distance(&found[j])))?;
         let parts = clauses(sentence);
         let clause = parts.iter().find(|c| c.contains(&found[index].span.start)).cloned().unwrap_or(0..sentence.len());
-        let clause_text = &sentence[clause];
+        let clause_text = &sentence[clause.clone()];
+        let figure = found[index].span.start - clause.start..found[index].span.end - clause.start;
         let clause_periods: Vec<Period> = periods(clause_text).into_iter().map(|(p, _)| p).collect();
         let column = column_year(sentence, found[index].span.start, unit.passage, caption);
         let periods_fit = claim.periods.iter().all(|p| {
@@ -280,7 +310,7 @@ fn stated_elsewhere(a: &Amount, claim: &Statement, claim_words: &[String], neede
         let lower = clause_text.to_lowercase();
         let others = names(clause_text).into_iter().any(|n| !claim.names.contains(&n) && !mentions(&context_lower, &n));
         let names_fit = needed.is_empty() || needed.iter().any(|n| mentions(&lower, n)) || !others;
-        periods_fit && names_fit
+        (periods_fit && names_fit).then_some((clause_text, figure))
     })
 }
 
@@ -334,12 +364,16 @@ impl<'c> Comparison<'c> {
 
     /// The slots in order; the first that disagrees is the reason.
     fn check(&self) -> Result<(), Reason> {
+        if compares_its_figures_wrongly(self.claim_text) {
+            return Err(Reason::Direction);
+        }
         let figures = self.figures()?;
         self.periods(&figures)?;
         self.names()?;
         self.figures_together(&figures)?;
         self.figures_named(&figures)?;
         self.relation_named(&figures)?;
+        self.row_moves(&figures)?;
         polarity_and_direction(self.claim_text, self.unit.text)
     }
 
@@ -387,16 +421,83 @@ impl<'c> Comparison<'c> {
                     return Err(reason);
                 }
             }
-            match found {
-                Some((i, u)) => found_at.push((self.clause_of(u.span.start), i, piece_of(a.span.start))),
-                None if a.spelled => {}
-                None if stated_elsewhere(a, claim, &claim_words, &self.needed, unit, caption) => {}
-                None if self.unit_amounts.iter().any(|u| a.rescaled_from(u)) => return Err(Reason::ScaleOrUnit),
-                None if !self.unit_amounts.is_empty() => return Err(Reason::Figure),
-                None => return Err(Reason::NotStated),
+            let piece = piece_of(a.span.start);
+            if let Some((i, u)) = found {
+                let clause = self.clause_of(u.span.start);
+                let figure = u.span.start - clause.start..u.span.end - clause.start;
+                if moved_against((piece, a.span.clone()), self.claim_text, (&unit.text[clause.clone()], figure)) {
+                    return Err(Reason::Direction);
+                }
+                found_at.push((clause, i, piece));
+                continue;
             }
+            if a.spelled {
+                continue;
+            }
+            if let Some(clause) = stated_elsewhere(a, claim, &claim_words, &self.needed, unit, caption) {
+                if moved_against((piece, a.span.clone()), self.claim_text, clause) {
+                    return Err(Reason::Direction);
+                }
+                continue;
+            }
+            return Err(if self.unit_amounts.iter().any(|u| a.rescaled_from(u)) {
+                Reason::ScaleOrUnit
+            } else if !self.unit_amounts.is_empty() {
+                Reason::Figure
+            } else {
+                Reason::NotStated
+            });
         }
         Ok(found_at)
+    }
+
+    /// The move the claim states against the move its table row shows: "grew during 2022,
+    /// reaching $54,373 million" where the row has 54,373 under 2022 and 59,828 under 2021.
+    /// The row is the one holding a figure of the claim or, for a claim without figures
+    /// ("International revenue edged up in fiscal 2017"), the row whose label says most of
+    /// what the claim says; the move is into the claim's year (or the figure's column) from
+    /// the claim's other year (or the latest earlier column).
+    fn row_moves(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
+        let Some(claimed) = one_movement(self.claim_text) else { return Ok(()) };
+        let years: Vec<i32> = self.claim.periods.iter().filter_map(|p| p.year()).collect();
+        let text = self.unit.text;
+        let line_of = |at: usize| {
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            start..end
+        };
+        let mut rows: Vec<(Vec<(i32, Amount)>, usize)> = Vec::new();
+        for (_, index, _) in figures {
+            let Some(u) = self.unit_amounts.get(*index) else { continue };
+            let line = line_of(u.span.start);
+            let Some(row) = row_by_year(&text[line.clone()], self.unit.passage, self.caption) else { continue };
+            if let Some(i) = row.iter().position(|(_, a)| a.span.start == u.span.start - line.start) {
+                rows.push((row, i));
+            }
+        }
+        if figures.is_empty() && self.claim.amounts.is_empty() {
+            let claim_terms = predicate_terms(self.claim_text, &self.claim.names);
+            let best = text
+                .lines()
+                .filter_map(|line| {
+                    let row = row_by_year(line, self.unit.passage, self.caption)?;
+                    let label = &line[..row.first()?.1.span.start];
+                    let shared = predicate_terms(label, &[]).iter().filter(|t| claim_terms.contains(*t)).count();
+                    let year = years.iter().copied().filter(|y| row.iter().any(|(c, _)| c == y)).max()?;
+                    let index = row.iter().position(|(c, _)| *c == year)?;
+                    (shared > 0).then_some((shared, row, index))
+                })
+                .max_by_key(|(shared, _, _)| *shared);
+            rows.extend(best.map(|(_, row, index)| (row, index)));
+        }
+        for (row, index) in rows {
+            let year = row[index].0;
+            let from = years.iter().copied().filter(|y| *y < year && row.iter().any(|(c, _)| c == y)).max();
+            if row_move(&row, index, from).is_some_and(|shown| shown == claimed.opposite()) {
+                return Err(Reason::Direction);
+            }
+        }
+        Ok(())
     }
 
     /// Periods: each must be the unit's (or its context's), and the period of the figure's
@@ -525,14 +626,65 @@ impl<'c> Comparison<'c> {
             return Ok(());
         }
         let claim_terms: HashSet<String> = predicate_terms(self.claim_text, &self.claim.names);
-        let Some(clause) = aligned_clause(self.unit.text, &claim_terms, &[], self.claim_text.chars().count()) else { return Ok(()) };
+        let Some(clause) = aligned_clause(self.unit.text, &claim_terms, &[], self.claim_text) else { return Ok(()) };
         let lower = clause.to_lowercase();
         let names_it = self.needed.iter().any(|n| mentions(&lower, n));
         if !names_it && !self.others(clause).is_empty() && self.needed.iter().all(|n| mentions(&self.unit_lower, n)) {
             return Err(Reason::OtherEntity);
         }
+        // Piece by piece, a name the unit gives elsewhere while the clause that says what the
+        // piece says names another: "Fitch upgraded … from BB+ to BBB-" where Standard &
+        // Poor's did and Fitch affirmed. Only whole clauses count: a window cut out of a long
+        // run of unpunctuated text leaves names out by where it was cut.
+        let whole_clauses: Vec<&str> = clauses(self.unit.text).into_iter().map(|r| &self.unit.text[r]).collect();
+        for piece in pieces(self.claim_text) {
+            let piece_lower = piece.to_lowercase();
+            let own: Vec<&&String> = self.needed.iter().filter(|n| mentions(&piece_lower, n)).collect();
+            let terms = predicate_terms(piece, &self.claim.names);
+            if own.is_empty() || terms.len() < 2 {
+                continue;
+            }
+            let Some(clause) = aligned_clause(self.unit.text, &terms, &[], piece) else { continue };
+            if !whole_clauses.iter().any(|c| c.as_ptr() == clause.as_ptr() && c.len() == clause.len()) {
+                continue;
+            }
+            let lower = clause.to_lowercase();
+            let moved = own.iter().any(|n| !mentions(&lower, n) && mentions(&self.unit_lower, n));
+            // Another name, not a word the claim writes in lower case ("a Stable outlook").
+            let claim_lower = self.claim_text.to_lowercase();
+            let another = self.others(clause).iter().any(|n| !mentions(&claim_lower, n));
+            if moved && another {
+                return Err(Reason::OtherEntity);
+            }
+        }
         Ok(())
     }
+}
+
+/// Whether the clause that states a claim's figure says it moved the other way, or calls
+/// it the other side of zero (a gain for a loss). The piece's own move counts, or the claim's
+/// when the piece states none ("grew during 2022, reaching $54,373 million"). Gains and losses
+/// are read beside the figure only ("a loss of $215 million", "$215 million gain"): "profit"
+/// elsewhere in a clause names a measure, not a side.
+fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, Range<usize>)) -> bool {
+    let (piece, claimed_at) = piece;
+    let (clause, stated_at) = clause;
+    let mut claimed = movements(piece);
+    if claimed.is_empty() {
+        claimed = movements(claim_text);
+    }
+    let claim_piece_at = claimed_at.start.saturating_sub((piece.as_ptr() as usize).saturating_sub(claim_text.as_ptr() as usize));
+    let beside = |text: &str, at: Range<usize>| -> String {
+        let start = at.start.min(text.len());
+        let end = at.end.min(text.len());
+        let before: Vec<&str> = text[..start].split_whitespace().rev().take(3).collect();
+        let after: Vec<&str> = text[end..].split_whitespace().take(1).collect();
+        before.into_iter().rev().chain(after).collect::<Vec<_>>().join(" ")
+    };
+    let piece_at = claim_piece_at..claim_piece_at + (claimed_at.end - claimed_at.start);
+    let claimed_side = signs(&beside(piece, piece_at));
+    let stated_side = signs(&beside(clause, stated_at));
+    opposed(&claimed, &movements(clause)) || opposed(&claimed_side, &stated_side)
 }
 
 /// Polarity and direction, piece by piece of the claim, each against the clause of the unit
@@ -546,7 +698,7 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
         if terms.len() < 2 {
             continue;
         }
-        let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece.chars().count()) else { continue };
+        let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece) else { continue };
         if negated(piece) != negated(clause) || antonymous(piece, clause) {
             return Err(Reason::Negation);
         }
@@ -616,6 +768,52 @@ mod tests {
         // on the column, as before.
         let flat = passage.replace('\t', " ");
         assert_eq!(check_in("North Valley has a capacity of 1,420 kW.", "North Valley 12 1,420 1,306", &flat, ""), None);
+    }
+
+    #[test]
+    fn a_figure_moves_the_way_its_own_clause_says() {
+        // The figure stands in the first sentence; the unit that shares the claim's words is
+        // the second, which borrows it.
+        let passage = "The Retail segment's margin fell to 31.5% in 2024 from 32.0% in 2023. Lower freight costs improved the margin of the Online segment.";
+        let unit = "Lower freight costs improved the margin of the Online segment.";
+        let claim = "The Retail segment's margin improved to 31.5% in 2024.";
+        assert_eq!(check_in(claim, unit, passage, ""), Some(Reason::Direction));
+        assert_eq!(check_in("The Retail segment's margin fell to 31.5% in 2024.", passage, passage, ""), None);
+        let sale = "The sale of the Nordic unit resulted in a pre-tax gain of $84 million.";
+        assert_eq!(check("The Nordic unit was sold at a pre-tax loss of $84 million.", sale), Some(Reason::Direction));
+        assert_eq!(check("The Nordic unit was sold at a pre-tax gain of $84 million.", sale), None);
+        // "Profit" names a measure; only the words beside the figure say which side of zero.
+        let profit = "Operating profit was $12 million, after a loss of $3 million on the closed plant.";
+        assert_eq!(check("Operating profit was $12 million.", profit), None);
+    }
+
+    #[test]
+    fn a_table_row_shows_which_way_a_figure_moved() {
+        let passage = "(in millions)\nYears ended December 31,        2024        2023\nOrders backlog       8,120       9,430\nService revenue      2,310       2,150";
+        let backlog = "Orders backlog       8,120       9,430";
+        assert_eq!(check_in("The orders backlog grew in 2024, reaching $8,120 million.", backlog, passage, ""), Some(Reason::Direction));
+        assert_eq!(check_in("The orders backlog shrank in 2024, to $8,120 million.", backlog, passage, ""), None);
+        let service = "Service revenue      2,310       2,150";
+        assert_eq!(check_in("Service revenue fell in 2024 compared with 2023.", service, passage, ""), Some(Reason::Direction));
+        assert_eq!(check_in("Service revenue rose in 2024 compared with 2023.", service, passage, ""), None);
+    }
+
+    #[test]
+    fn a_relation_given_to_another_name_in_the_same_sentence() {
+        let s = "In 2024, Moody's upgraded the company's rating from Baa2 to Baa1; and Fitch affirmed its rating of BBB.";
+        let mut claim = Statement::of("Fitch upgraded the company's rating from Baa2 to Baa1 in 2024.");
+        claim.names.insert(0, "fitch".into());
+        let unit = SourceUnit { text: s, previous: "", before: "", passage: s, context: "", asked: &[] };
+        assert_eq!(conflict("Fitch upgraded the company's rating from Baa2 to Baa1 in 2024.", &claim, &unit), Some(Reason::OtherEntity));
+        let right = Statement::of("In 2024 Moody's upgraded the company's rating from Baa2 to Baa1, while Fitch affirmed its rating.");
+        assert_eq!(conflict("In 2024 Moody's upgraded the company's rating from Baa2 to Baa1, while Fitch affirmed its rating.", &right, &unit), None);
+    }
+
+    #[test]
+    fn clauses_that_share_as_many_words_are_told_apart_by_the_longest_shared_run() {
+        let s = "磁盘太满时一般有两种处理方法1删除一些旧的日志文件或者2增加该分区的大小如果该分区使用 LVM 那么可以扩展";
+        assert_eq!(check("处理方法之一是减少该分区的大小", s), Some(Reason::Direction));
+        assert_eq!(check("处理方法之一是增加该分区的大小", s), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod names;
 mod numerals;
 pub mod periods;
+pub mod movement;
 pub mod polarity;
 pub mod table;
 

@@ -56,6 +56,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     (r"\bvalid\b", r"\binvalid\b"),
     (r"\bsafe\b", r"\bunsafe\b"),
     (r"\bsupported\b", r"\bunsupported\b"),
+    (r"\b(?:newer|newest|latest)\b", r"\b(?:older|oldest)\b"),
     (r"同意|批准|通过", r"否决|拒绝|驳回"),
     (r"允许|可以使用", r"禁止|不得"),
     (r"启用|开启|打开", r"禁用|关闭"),
@@ -63,6 +64,7 @@ const ANTONYMS: &[(&str, &str)] = &[
     (r"必须|必需|强制", r"可选"),
     (r"成功", r"失败"),
     (r"包含|包括", r"排除"),
+    (r"较新|更新的|最新|新版", r"较旧|更旧|最旧|更老|旧版"),
 ];
 
 /// Whether the claim says one word of an opposite pair where the source clause says only the
