@@ -14,7 +14,7 @@ use super::amounts::{amounts, families_agree, Amount, Family};
 use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
-use super::polarity::{antonymous, directions, frequencies, negated, opposed, swapped_ends};
+use super::polarity::{antonymous, denied_term, directions, frequencies, negated, opposed, swapped_ends};
 use super::{Reason, Statement};
 use crate::text::content_terms;
 
@@ -687,6 +687,18 @@ fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, R
     opposed(&claimed, &movements(clause)) || opposed(&claimed_side, &stated_side)
 }
 
+/// A negated piece that joins two of the source's clauses ("它只下载不安装" for "它不安装这些
+/// 升级但下载它们"): the clause it aligns with is the affirmed one, while another clause of
+/// the unit denies the very word the piece denies.
+fn denial_stated_beside(piece: &str, unit_text: &str) -> bool {
+    let Some(denied) = denied_term(piece) else { return false };
+    let denied = fold(&denied.to_lowercase());
+    clauses(unit_text).into_iter().any(|r| {
+        let clause = &unit_text[r];
+        denied_term(clause).is_some_and(|d| fold(&d.to_lowercase()) == denied)
+    })
+}
+
 /// Polarity and direction, piece by piece of the claim, each against the clause of the unit
 /// that says what the piece says.
 fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reason> {
@@ -699,7 +711,7 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
             continue;
         }
         let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece) else { continue };
-        if negated(piece) != negated(clause) || antonymous(piece, clause) {
+        if (negated(piece) != negated(clause) && !denial_stated_beside(piece, unit_text)) || antonymous(piece, clause) {
             return Err(Reason::Negation);
         }
         if opposed(&directions(piece), &directions(clause)) || swapped_ends(piece, clause) {

@@ -42,6 +42,29 @@ pub fn negators(clause: &str) -> usize {
     en.find_iter(&text).count() + zh.find_iter(&text).count()
 }
 
+/// The word a clause's first negator denies: the first content word after "not", "never",
+/// "n't" …, or the two characters after 不, 没有, 未 ("只下载不安装" denies 安装). `None`
+/// when the clause is not negated.
+pub fn denied_term(clause: &str) -> Option<String> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let text = strip_non_negations(clause);
+    let en = re(&EN, r"(?i)\b(?:not|never|no|without|cannot|unable\s+to)\b|n't\b|n’t\b");
+    let zh = re(&ZH, r"没有|无法|未能|不能|不会|不可|不得|不|没|未|无|别|勿");
+    let at = match (en.find(&text), zh.find(&text)) {
+        (Some(a), Some(b)) => a.end().min(b.end()),
+        (Some(a), None) => a.end(),
+        (None, Some(b)) => b.end(),
+        (None, None) => return None,
+    };
+    let rest = &text[at..];
+    let cjk: String = rest.trim_start().chars().take_while(|c| crate::text::is_cjk(*c)).take(2).collect();
+    if cjk.chars().count() == 2 {
+        return Some(cjk);
+    }
+    crate::text::content_terms(rest).into_iter().find(|t| !t.as_bytes()[0].is_ascii_digit())
+}
+
 /// Pairs of words that say opposite things of the same subject: one in a claim where its
 /// source clause says only the other is a reversal as sure as a "not".
 const ANTONYMS: &[(&str, &str)] = &[
@@ -270,6 +293,13 @@ mod tests {
         assert!(!negated("payments are due no later than 30 days after invoice"));
         assert!(!negated("未来三年的计划"));
         assert!(negated("The pilot did not run until August."));
+    }
+
+    #[test]
+    fn the_word_a_negation_denies() {
+        assert_eq!(denied_term("它只下载不安装").as_deref(), Some("安装"));
+        assert_eq!(denied_term("it does not install the upgrades").as_deref(), Some("install"));
+        assert_eq!(denied_term("it installs the upgrades"), None);
     }
 
     #[test]
