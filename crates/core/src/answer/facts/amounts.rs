@@ -61,7 +61,9 @@ impl Amount {
         // The same number with its scale written once and left out once: "5,000" in a claim
         // for "$5,000 million", or "$5,000 million" for "5,000" in a table whose caption the
         // passage lacks.
-        if self.written == other.written && (!self.scaled || !other.scaled) {
+        // Units written on both sides are not left out: "32 bits" is not "32 bytes".
+        let both_units = self.family == other.family && !matches!(self.family, Family::Plain | Family::Currency);
+        if self.written == other.written && (!self.scaled || !other.scaled) && !(both_units && self.value != other.value) {
             return true;
         }
         let unit_of_last_digit = 10f64.powi(-(self.decimals as i32)) * (self.value / self.written.max(f64::MIN_POSITIVE)).abs();
@@ -118,7 +120,7 @@ fn number_regex() -> &'static Regex {
               | \s?(?:万亿|亿|万|千)
             )?
             (?P<unit>
-                \s?(?:[kmgtp]i?b|bytes?|kilobytes?|megabytes?|gigabytes?|terabytes?)\b
+                \s?(?:[kmgtp]i?b|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?)\b
               | \s?(?:[kmgt]?wh|[kmgt]?w|[kmgt]?wp)\b
               | \s?(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b
               | \s?(?:毫秒|秒钟|秒|分钟|小时|天|周|个月|年|字节)
@@ -163,6 +165,7 @@ fn unit_of(unit: &str) -> Option<(Family, f64)> {
     };
     Some(match l {
         "b" | "byte" | "bytes" => (Family::Bytes, 1.0),
+        "bit" | "bits" => (Family::Bytes, 0.125),
         "kb" | "kib" | "mb" | "mib" | "gb" | "gib" | "tb" | "tib" | "pb" | "pib" => {
             // People write KB for 1,024 bytes as often as for 1,000; both read as the same step.
             let prefix = l.chars().next().unwrap_or('b');
@@ -500,6 +503,9 @@ mod tests {
         assert!(one("百分之三十八").stated_by(&one("38%")));
         assert!(one("about 12%").stated_by(&one("11.9%")));
         assert!(one("64 KiB").stated_by(&one("65536 bytes")));
+        assert!(!one("32 bits").stated_by(&one("32 bytes")), "a unit written on both sides");
+        assert!(one("32 bits").rescaled_from(&one("32 bytes")));
+        assert!(one("256 bits").stated_by(&one("32 bytes")));
         assert!(one("5.0 MW").stated_by(&one("5,000 kW")));
         assert!(one("三千五百元").stated_by(&one("3,500元")));
         assert!(one("30 minutes").stated_by(&one("half an hour 30 min")));

@@ -431,7 +431,13 @@ impl<'c> Comparison<'c> {
                 found_at.push((clause, i, piece));
                 continue;
             }
+            // A figure in words may stand for no figure of the source ("two of the
+            // segments"); one with a unit that the source gives the same number in another
+            // unit ("two days" where it says "two weeks") is another scale.
             if a.spelled {
+                if a.family != Family::Plain && self.unit_amounts.iter().any(|u| u.family != Family::Plain && a.rescaled_from(u)) {
+                    return Err(Reason::ScaleOrUnit);
+                }
                 continue;
             }
             if let Some(clause) = stated_elsewhere(a, claim, &claim_words, &self.needed, unit, caption) {
