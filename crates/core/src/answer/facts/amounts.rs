@@ -122,8 +122,8 @@ fn number_regex() -> &'static Regex {
             (?P<unit>
                 \s?(?:[kmgtp]i?b|bytes?|bits?|kilobytes?|megabytes?|gigabytes?|terabytes?)\b
               | \s?(?:[kmgt]?wh|[kmgt]?w|[kmgt]?wp)\b
-              | \s?(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b
-              | \s?(?:毫秒|秒钟|秒|分钟|小时|天|周|个月|年|字节)
+              | \s?(?:ns|nanoseconds?|[µμ]s|microseconds?|ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b
+              | \s?(?:纳秒|微秒|毫秒|秒钟|秒|分钟|小时|天|周|个月|年|字节)
               | \s?(?:元|美元|欧元|英镑|人民币|pounds?|pence|dollars?|euros?|cents?|yuan)
               | \s?(?:km|kilometres?|kilometers?|metres?|meters?|cm|mm|miles?|feet|foot|inches|inch|米|公里)\b
               | \s?(?:kg|kilograms?|grams?|tonnes?|tons?|lbs?|吨|公斤|克)\b
@@ -176,6 +176,8 @@ fn unit_of(unit: &str) -> Option<(Family, f64)> {
         "megabyte" | "megabytes" => (Family::Bytes, 1024.0 * 1024.0),
         "gigabyte" | "gigabytes" => (Family::Bytes, 1024.0f64.powi(3)),
         "terabyte" | "terabytes" => (Family::Bytes, 1024.0f64.powi(4)),
+        "ns" | "nanosecond" | "nanoseconds" | "纳秒" => (Family::Time, 1e-9),
+        "µs" | "μs" | "microsecond" | "microseconds" | "微秒" => (Family::Time, 1e-6),
         "ms" | "millisecond" | "milliseconds" | "毫秒" => (Family::Time, 0.001),
         "s" | "sec" | "secs" | "second" | "seconds" | "秒" | "秒钟" => (Family::Time, 1.0),
         "min" | "mins" | "minute" | "minutes" | "分钟" => (Family::Time, 60.0),
@@ -504,6 +506,8 @@ mod tests {
         assert!(one("about 12%").stated_by(&one("11.9%")));
         assert!(one("64 KiB").stated_by(&one("65536 bytes")));
         assert!(!one("32 bits").stated_by(&one("32 bytes")), "a unit written on both sides");
+        assert!(one("0.1 microseconds").stated_by(&one("100 nanoseconds")));
+        assert!(one("100 nanoseconds").rescaled_from(&one("100 microseconds")));
         assert!(one("32 bits").rescaled_from(&one("32 bytes")));
         assert!(one("256 bits").stated_by(&one("32 bytes")));
         assert!(one("5.0 MW").stated_by(&one("5,000 kW")));
