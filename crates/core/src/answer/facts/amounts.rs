@@ -270,6 +270,13 @@ fn digit_amount(folded: &str, c: &regex::Captures<'_>, masked: &[Range<usize>], 
         }
         suffix = "";
     }
+    // A unit word written as the first of two capitalised words opens a name: "77.6 million
+    // Foot Locker shares" counts shares, not feet.
+    let mut span_end = whole.end();
+    if starts_a_name(unit.trim(), &folded[whole.end()..]) {
+        span_end = whole.end() - unit.len();
+        unit = "";
+    }
     // "86 G" and "2 T" are sizes in gigabytes and terabytes.
     if unit.trim().is_empty() && suffix.is_empty() {
         let next = &folded[whole.end()..];
@@ -288,7 +295,17 @@ fn digit_amount(folded: &str, c: &regex::Captures<'_>, masked: &[Range<usize>], 
             value *= caption;
         }
     }
-    Some(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.range() })
+    Some(Amount { value, written, decimals, family, scaled: scaled || caption_scale.is_some(), spelled: false, span: whole.start()..span_end })
+}
+
+/// Whether a unit word is rather the first word of a name: a capitalised word (not an
+/// abbreviation such as "MW" or "GB") followed by another capitalised word.
+fn starts_a_name(unit: &str, after: &str) -> bool {
+    let mut letters = unit.chars();
+    let capitalised = letters.next().is_some_and(char::is_uppercase) && unit.chars().count() >= 3 && letters.all(char::is_lowercase);
+    // Text laid out in lines may break a name across them: "Foot\nLocker".
+    let next_word = after.starts_with(char::is_whitespace).then(|| after.trim_start());
+    capitalised && next_word.is_some_and(|rest| rest.chars().next().is_some_and(char::is_uppercase))
 }
 
 /// The family and the factor to its base unit from what follows a figure: its suffix (a
@@ -506,6 +523,11 @@ mod tests {
         assert!(one("about 12%").stated_by(&one("11.9%")));
         assert!(one("64 KiB").stated_by(&one("65536 bytes")));
         assert!(!one("32 bits").stated_by(&one("32 bytes")), "a unit written on both sides");
+        let shares = amounts("About 77.6 million Foot Locker shares were represented", None);
+        assert_eq!(shares.len(), 1);
+        assert_eq!(shares[0].family, Family::Plain, "Foot Locker is a name, not feet");
+        assert_eq!(amounts("a 12 Foot fence", None)[0].family, Family::Length);
+        assert_eq!(amounts("its 2,998 Foot\nLocker stores", None)[0].family, Family::Plain);
         assert!(one("0.1 microseconds").stated_by(&one("100 nanoseconds")));
         assert!(one("100 nanoseconds").rescaled_from(&one("100 microseconds")));
         assert!(one("32 bits").rescaled_from(&one("32 bytes")));
