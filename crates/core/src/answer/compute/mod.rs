@@ -300,6 +300,41 @@ mod tests {
         }
     }
 
+    fn report(doc_id: i64, kind: crate::facets::DocKind, year: i32, quarter: Option<u8>, date: &str) -> DocumentInfo {
+        DocumentInfo {
+            doc_id,
+            path: std::path::PathBuf::from(format!("/library/{doc_id}.pdf")),
+            title: format!("report {doc_id}"),
+            mtime_ns: 0,
+            page_count: 80,
+            facets: Some(crate::facets::DocumentFacets {
+                organisation: Some("Globex".into()),
+                kind,
+                period: crate::facets::Period { year: Some(year), quarter, date: Some(date.into()) },
+                language: "en".into(),
+                ..Default::default()
+            }),
+        }
+    }
+
+    #[test]
+    fn a_fiscal_quarter_ends_on_the_date_its_own_report_gives() {
+        use crate::facets::DocKind;
+        let ranked = vec![
+            report(1, DocKind::AnnualReport, 2023, None, "2024-02-03"),
+            report(2, DocKind::QuarterlyReport, 2024, Some(2), "2023-07-29"),
+            report(3, DocKind::QuarterlyReport, 2024, Some(3), "2023-10-28"),
+        ];
+        let q2 = Period::Quarter { year: Some(2024), quarter: 2 };
+        assert_eq!(quarter_end(&q2, &ranked, &[1, 2, 3]), Some(Period::Date { year: Some(2023), month: 7, day: 29 }));
+        assert_eq!(quarter_end(&q2, &ranked, &[1, 3]), None, "only a report among the documents read counts");
+        assert_eq!(quarter_end(&Period::Quarter { year: Some(2024), quarter: 1 }, &ranked, &[1, 2, 3]), None, "no report of that quarter");
+        assert_eq!(quarter_end(&Period::Year(2024), &ranked, &[1, 2, 3]), None);
+        assert_eq!(year_ends(&ranked, &[1, 2, 3]), vec![(2, 3)], "only annual reports give the year's end");
+        assert_eq!(parse_date("2024-02-03"), Some(Period::Date { year: Some(2024), month: 2, day: 3 }));
+        assert_eq!(parse_date("February 3, 2024"), None);
+    }
+
     #[test]
     fn a_sentence_start_or_a_unit_names_no_one() {
         let words = |q: &str| parse_question(q).capitalised;
