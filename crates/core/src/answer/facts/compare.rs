@@ -285,9 +285,14 @@ fn header_terms(text: &str) -> HashSet<String> {
 fn stated_elsewhere<'p>(a: &Amount, claim: &Statement, claim_words: &[String], needed: &[&String], unit: &SourceUnit<'p>, caption: Option<f64>) -> Option<(&'p str, Range<usize>)> {
     let context_lower = unit.context.to_lowercase();
     let claim_words: HashSet<String> = claim_words.iter().filter(|t| !t.as_bytes()[0].is_ascii_digit()).map(|t| fold(t)).collect();
-    crate::text::sentences(unit.passage).into_iter().find_map(|r| {
-        let sentence = &unit.passage[r];
-        let shared = content_terms(sentence).into_iter().map(|t| fold(&t)).filter(|t| claim_words.contains(t)).collect::<HashSet<_>>().len();
+    let sentences = crate::text::sentences(unit.passage);
+    sentences.iter().enumerate().find_map(|(i, r)| {
+        let sentence = &unit.passage[r.clone()];
+        // Rows under a sentence that ends in a colon ("… the votes were as follows:") say
+        // what that sentence says: "One Year 994,856,204" is a count of votes.
+        let lead_in = i.checked_sub(1).map(|j| &unit.passage[sentences[j].clone()]).filter(|s| s.trim_end().ends_with([':', '：'])).unwrap_or("");
+        let words = content_terms(sentence).into_iter().chain(content_terms(lead_in));
+        let shared = words.map(|t| fold(&t)).filter(|t| claim_words.contains(t)).collect::<HashSet<_>>().len();
         if shared < 2 {
             return None;
         }
@@ -803,6 +808,15 @@ mod tests {
         // "Profit" names a measure; only the words beside the figure say which side of zero.
         let profit = "Operating profit was $12 million, after a loss of $3 million on the closed plant.";
         assert_eq!(check("Operating profit was $12 million.", profit), None);
+    }
+
+    #[test]
+    fn rows_under_a_colon_say_what_their_lead_in_says() {
+        let passage = "The members voted on how often to hold the pay vote as follows:\nOne year 8,412,300\nTwo years 310,200";
+        let unit = "The members voted on how often to hold the pay vote as follows:";
+        assert_eq!(check_in("About 8.4 million members voted to hold the pay vote every year.", unit, passage, ""), None);
+        let no_lead_in = "The members met in May.\nOne year 8,412,300\nTwo years 310,200";
+        assert_ne!(check_in("About 8.4 million members voted to hold the pay vote every year.", "The members met in May.", no_lead_in, ""), None);
     }
 
     #[test]
