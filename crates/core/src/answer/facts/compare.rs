@@ -239,6 +239,24 @@ fn column_year(text: &str, at: usize, passage: &str, caption: Option<f64>) -> Op
     None
 }
 
+/// The periods in `scope` of `text` that belong to the figure at `at`: those between the
+/// words that join it to the figures before and after it ("fell to 33.5% in fiscal 2017 from
+/// 38.4% in fiscal 2016": 2016 is the second figure's).
+fn periods_of_figure(text: &str, scope: Range<usize>, at: &Range<usize>, figures: &[Range<usize>]) -> Vec<Period> {
+    static JOIN: OnceLock<Regex> = OnceLock::new();
+    let join = JOIN.get_or_init(|| {
+        Regex::new(r"\s(?:and|from|to|compared\s+(?:to|with)|versus|vs\.?|against|than|over)\s|比|较|从|与|和|相比|对比|而")
+            .unwrap_or_else(|_| unreachable!())
+    });
+    let Some(part) = text.get(scope.clone()) else { return Vec::new() };
+    let before = figures.iter().map(|f| f.end).filter(|&e| e <= at.start && e >= scope.start).max();
+    let after = figures.iter().map(|f| f.start).filter(|&s| s >= at.end && s <= scope.end).min();
+    let joins: Vec<usize> = join.find_iter(part).map(|m| m.start() + scope.start).collect();
+    let from = before.and_then(|b| joins.iter().copied().filter(|&j| j >= b && j < at.start).max()).unwrap_or(scope.start);
+    let to = after.and_then(|a| joins.iter().copied().filter(|&j| j >= at.end && j < a).min()).unwrap_or(scope.end);
+    periods(part).into_iter().filter(|(_, r)| r.start + scope.start >= from && r.end + scope.start <= to).map(|(q, _)| q).collect()
+}
+
 /// Why the source figure `stated` that matches the claim's `claimed` is not it: it stands in
 /// a table column whose header names another unit than the claim's, or none while another
 /// column names the claim's; or the claim names what another column's header names and
@@ -327,8 +345,8 @@ pub fn conflict(claim_text: &str, claim: &Statement, unit: &SourceUnit<'_>) -> O
 }
 
 /// A figure of the claim found in the unit: the unit's clause it stands in, the index of the
-/// unit's amount, and the claim's piece that states it.
-type FigureAt<'c> = (Range<usize>, usize, &'c str);
+/// unit's amount, the claim's piece that states it, and where the claim states it.
+type FigureAt<'c> = (Range<usize>, usize, &'c str, Range<usize>);
 
 /// One claim against one unit, with the unit's texts as the slots read them.
 struct Comparison<'c> {
@@ -433,7 +451,7 @@ impl<'c> Comparison<'c> {
                 if moved_against((piece, a.span.clone()), self.claim_text, (&unit.text[clause.clone()], figure)) {
                     return Err(Reason::Direction);
                 }
-                found_at.push((clause, i, piece));
+                found_at.push((clause, i, piece, a.span.clone()));
                 continue;
             }
             // A figure in words may stand for no figure of the source ("two of the
@@ -478,7 +496,7 @@ impl<'c> Comparison<'c> {
             start..end
         };
         let mut rows: Vec<(Vec<(i32, Amount)>, usize)> = Vec::new();
-        for (_, index, _) in figures {
+        for (_, index, _, _) in figures {
             let Some(u) = self.unit_amounts.get(*index) else { continue };
             let line = line_of(u.span.start);
             let Some(row) = row_by_year(&text[line.clone()], self.unit.passage, self.caption) else { continue };
@@ -539,8 +557,8 @@ impl<'c> Comparison<'c> {
     /// A period binds the figures of its own piece of the claim ("…$404.4 billion at the end
     /// of 2022, up from $377.5 billion a year earlier": 2022 is not the second figure's).
     fn period_of_figures(&self, p: &Period, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
-        for (clause, amount_index, piece) in figures {
-            if !periods(piece).iter().any(|(q, _)| q == p) {
+        for (clause, amount_index, piece, at) in figures {
+            if !self.own_periods(piece, at).contains(p) {
                 continue;
             }
             let column = self.unit_amounts.get(*amount_index).and_then(|a| column_year(self.unit.text, a.span.start, self.unit.passage, self.caption));
@@ -584,12 +602,27 @@ impl<'c> Comparison<'c> {
     /// The figures one piece of the claim states together stand together in the source: "$325
     /// million related to the 737 program" is not made of "$325 million … 777X" and "… 737".
     fn figures_together(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
-        for (i, (clause, _, piece)) in figures.iter().enumerate() {
-            if figures[i + 1..].iter().any(|(other, _, p)| p.as_ptr() == piece.as_ptr() && other != clause) {
+        for (i, (clause, _, piece, at)) in figures.iter().enumerate() {
+            let own = self.own_periods(piece, at);
+            // Two figures of one piece each with a period of its own are a comparison across
+            // periods ("33.5% in fiscal 2017 from 38.4% in fiscal 2016"), which a source
+            // may well state in two clauses.
+            let across_periods = |other_at: &Range<usize>| {
+                let other = self.own_periods(piece, other_at);
+                !own.is_empty() && !other.is_empty() && own != other
+            };
+            if figures[i + 1..].iter().any(|(other, _, p, other_at)| p.as_ptr() == piece.as_ptr() && other != clause && !across_periods(other_at)) {
                 return Err(Reason::OtherEntity);
             }
         }
         Ok(())
+    }
+
+    /// The periods of a claim's piece that belong to the figure at `at` (a span of the claim).
+    fn own_periods(&self, piece: &str, at: &Range<usize>) -> Vec<Period> {
+        let piece_start = piece.as_ptr() as usize - self.claim_text.as_ptr() as usize;
+        let figures: Vec<Range<usize>> = self.claim.amounts.iter().map(|a| a.span.clone()).collect();
+        periods_of_figure(self.claim_text, piece_start..piece_start + piece.len(), at, &figures)
     }
 
     /// Each figure belongs to the names of the piece of the claim that states it (and to the
@@ -597,10 +630,17 @@ impl<'c> Comparison<'c> {
     fn figures_named(&self, figures: &[FigureAt<'_>]) -> Result<(), Reason> {
         let subject = self.unit_clauses.first().map(|r| self.unit_lower[r.clone()].to_string()).unwrap_or_default();
         let claim_lower = self.claim_text.to_lowercase();
-        for (clause, _, piece) in figures {
+        for (clause, _, piece, _) in figures {
             let piece_lower = piece.to_lowercase();
-            let figure_names: Vec<&String> =
-                self.needed.iter().copied().filter(|n| mentions(&piece_lower, n) || !mentions(&claim_lower, n)).collect();
+            // The subject asked about, which the passage never names, binds no figure (see
+            // `names`).
+            let figure_names: Vec<&String> = self
+                .needed
+                .iter()
+                .copied()
+                .filter(|n| mentions(&piece_lower, n) || !mentions(&claim_lower, n))
+                .filter(|n| !(self.unit.asked.contains(*n) && !mentions(&self.passage_lower, n)))
+                .collect();
             let text = &self.unit.text[clause.clone()];
             let lower = text.to_lowercase();
             // The clause is about another name: it names one the claim does not, and not every
@@ -747,6 +787,24 @@ mod tests {
 
     fn check_in(claim: &str, unit: &str, passage: &str, context: &str) -> Option<Reason> {
         conflict(claim, &Statement::of(claim), &SourceUnit { text: unit, previous: "", before: "", passage, context, asked: &[] })
+    }
+
+    #[test]
+    fn the_subject_asked_about_need_not_stand_beside_the_figure() {
+        let s = "On Windows 8.1 and newer the implementation uses a high-resolution timer which provides resolution of 100 nanoseconds.";
+        let claim = "On Windows 8.1 and newer, time.sleep() uses a high-resolution timer with a resolution of 100 nanoseconds.";
+        let asked = vec!["time.sleep".to_string()];
+        let unit = SourceUnit { text: s, previous: "", before: "", passage: s, context: "", asked: &asked };
+        assert_eq!(conflict(claim, &Statement::of(claim), &unit), None);
+        let unit = SourceUnit { text: s, previous: "", before: "", passage: s, context: "", asked: &[] };
+        assert_eq!(conflict(claim, &Statement::of(claim), &unit), Some(Reason::NotStated), "a name nobody asked about");
+    }
+
+    #[test]
+    fn each_figure_of_a_comparison_has_its_own_period() {
+        let u = "Our effective income tax rate (\"ETR\") for fiscal 2017 was 33.5%, compared to a rate of 38.4% in fiscal 2016.";
+        assert_eq!(check("The effective tax rate was 33.5% in fiscal 2017 and 38.4% in fiscal 2016.", u), None);
+        assert_eq!(check("The effective tax rate fell to 33.5% in fiscal 2017 from 38.4% in fiscal 2016.", u), None);
     }
 
     #[test]

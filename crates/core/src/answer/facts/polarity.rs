@@ -18,7 +18,26 @@ fn strip_non_negations(text: &str) -> String {
         r"(?i)\bnot\s+only\b|\bno\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b|\bnot\s+(?:more|less|fewer|later|earlier)\s+than\b|\bno\s+matter\b|\bnothing\s+but\b|\bnor\s+(?:more|less|fewer|later|earlier)\s+than\b|\bnot\s+to\s+exceed\b|\bno\.\s*\d|\bwhether\s+or\s+not\b|\bif\s+not\b",
     );
     let zh = re(&ZH, r"不仅|不但|不同|不断|不过|不少|不久|不管|不论|不错|不然|无论|无数|无线|非常|除非|未来|并非仅|别人|分别|区别|特别|类别|级别|识别|别的|不得不|不可或缺|无限");
-    zh.replace_all(&en.replace_all(text, " "), " ").into_owned()
+    strip_a_not_a(&zh.replace_all(&en.replace_all(text, " "), " "))
+}
+
+/// Chinese asks yes-or-no by saying a word and its negation ("是不是", "有没有", "能不能",
+/// "可不可以"): a question, or "whether", never a denial.
+fn strip_a_not_a(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let asks = i + 2 < chars.len() && matches!(chars[i + 1], '不' | '没') && chars[i] == chars[i + 2] && crate::text::is_cjk(chars[i]);
+        if asks {
+            out.push(' ');
+            i += 3;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Whether the clause is negated: it holds a negator ("not", "n't", "never", "no", "without",
@@ -290,6 +309,9 @@ mod tests {
         assert!(negated("该功能不支持多个接收者"));
         assert!(negated("项目没有按时完成"));
         assert!(!negated("不仅速度快，而且非常稳定"));
+        assert!(!negated("它会检查要卸载的是不是正在运行的内核"));
+        assert!(!negated("你有没有安装这个包"));
+        assert!(negated("这不是正在运行的内核"));
         assert!(!negated("payments are due no later than 30 days after invoice"));
         assert!(!negated("未来三年的计划"));
         assert!(negated("The pilot did not run until August."));
