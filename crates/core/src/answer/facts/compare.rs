@@ -257,6 +257,32 @@ fn periods_of_figure(text: &str, scope: Range<usize>, at: &Range<usize>, figures
     periods(part).into_iter().filter(|(_, r)| r.start + scope.start >= from && r.end + scope.start <= to).map(|(q, _)| q).collect()
 }
 
+/// A table row's whole label: a label too long for its column wraps, and the row's figures
+/// stand on its last line ("Selling, general, and" / "administrative expenses (298) …").
+fn label_of(lines: &[&str], index: usize, own: &str) -> String {
+    let starts_lower = own.trim_start().starts_with(|c: char| c.is_lowercase());
+    match index.checked_sub(1).map(|i| lines[i]) {
+        Some(above) if starts_lower && !above.chars().any(|c| c.is_ascii_digit()) => format!("{} {own}", above.trim()),
+        _ => own.to_string(),
+    }
+}
+
+/// Whether `name` is the initials of consecutive words of `label` ("SG&A" for "Selling,
+/// general, and administrative expenses"; "and" and "&" left aside).
+fn abbreviates(name: &str, label: &str) -> bool {
+    let letters: Vec<char> = name.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).collect();
+    if !(2..=6).contains(&letters.len()) || name.chars().any(char::is_whitespace) {
+        return false;
+    }
+    let initials: Vec<char> = label
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !w.eq_ignore_ascii_case("and") && !w.eq_ignore_ascii_case("of"))
+        .filter_map(|w| w.chars().next())
+        .flat_map(char::to_lowercase)
+        .collect();
+    initials.windows(letters.len()).any(|w| w == letters.as_slice())
+}
+
 /// Why the source figure `stated` that matches the claim's `claimed` is not it: it stands in
 /// a table column whose header names another unit than the claim's, or none while another
 /// column names the claim's; or the claim names what another column's header names and
@@ -393,10 +419,11 @@ impl<'c> Comparison<'c> {
         let figures = self.figures()?;
         self.periods(&figures)?;
         self.names()?;
+        // A row that shows the move the other way says more than whose clause it is.
+        self.row_moves(&figures)?;
         self.figures_together(&figures)?;
         self.figures_named(&figures)?;
         self.relation_named(&figures)?;
-        self.row_moves(&figures)?;
         polarity_and_direction(self.claim_text, self.unit.text)
     }
 
@@ -504,17 +531,25 @@ impl<'c> Comparison<'c> {
                 rows.push((row, i));
             }
         }
-        if figures.is_empty() && self.claim.amounts.is_empty() {
+        // ("The three months ended …" is a period written in words, not a figure.)
+        if self.claim.amounts.iter().all(|a| a.spelled) {
             let claim_terms = predicate_terms(self.claim_text, &self.claim.names);
-            let best = text
-                .lines()
-                .filter_map(|line| {
+            // The row may stand anywhere in the cited passage: a claim without figures shares
+            // more words with a table's header than with the row it is about. Outside the
+            // unit, the label must share two of the claim's words.
+            let lines: Vec<&str> = self.unit.passage.lines().collect();
+            let best = lines
+                .iter()
+                .enumerate()
+                .filter_map(|(i, line)| {
                     let row = row_by_year(line, self.unit.passage, self.caption)?;
-                    let label = &line[..row.first()?.1.span.start];
-                    let shared = predicate_terms(label, &[]).iter().filter(|t| claim_terms.contains(*t)).count();
+                    let label = label_of(&lines, i, &line[..row.first()?.1.span.start]);
+                    let shared = predicate_terms(&label, &[]).iter().filter(|t| claim_terms.contains(*t)).count()
+                        + self.claim.names.iter().filter(|n| abbreviates(n, &label)).count();
                     let year = years.iter().copied().filter(|y| row.iter().any(|(c, _)| c == y)).max()?;
                     let index = row.iter().position(|(c, _)| *c == year)?;
-                    (shared > 0).then_some((shared, row, index))
+                    let needs = if text.contains(*line) { 1 } else { 2 };
+                    (shared >= needs).then_some((shared, row, index))
                 })
                 .max_by_key(|(shared, _, _)| *shared);
             rows.extend(best.map(|(_, row, index)| (row, index)));
@@ -798,6 +833,16 @@ mod tests {
         assert_eq!(conflict(claim, &Statement::of(claim), &unit), None);
         let unit = SourceUnit { text: s, previous: "", before: "", passage: s, context: "", asked: &[] };
         assert_eq!(conflict(claim, &Statement::of(claim), &unit), Some(Reason::NotStated), "a name nobody asked about");
+    }
+
+    #[test]
+    fn a_row_with_a_wrapped_label_and_shares_of_sales_shows_its_move() {
+        let table = "Three Months Ended December 31, Six Months Ended December 31,\n($ in millions) 2022 2021 2022 2021\nNet sales $ 3,642 100.0 % $ 3,507 100.0 % $ 7,354 100.0 % $ 6,927 100.0 %\nSelling, general, and\nadministrative expenses (298) (8.2 %) (303) (8.6 %) (600) (8.2 %) (616) (8.9 %)\nResearch and development\nexpenses (24) (0.7 %) (23) (0.7 %) (49) (0.7 %) (48) (0.7 %)";
+        let claim = "SG&A expenses for the three months ended December 31, 2022 were higher than in the same quarter of 2021.";
+        assert_eq!(check(claim, table), Some(Reason::Direction));
+        let claim = "SG&A expenses for the three months ended December 31, 2022 were lower than in the same quarter of 2021.";
+        assert_ne!(check(claim, table), Some(Reason::Direction));
+        assert!(mentions("selling, general, and administrative expenses", "sg&a"));
     }
 
     #[test]

@@ -89,7 +89,14 @@ pub fn row_by_year(line: &str, passage: &str, caption: Option<f64>) -> Option<Ve
     for above in passage[..line_at].lines().rev() {
         let years: Vec<i32> = periods(above).into_iter().filter_map(|(p, _)| p.year()).collect();
         if years.len() >= 2 {
-            return (years.len() == row.len()).then(|| years.into_iter().zip(row).collect());
+            if years.len() == row.len() {
+                return Some(years.into_iter().zip(row).collect());
+            }
+            // A statement that gives each amount with its share of sales ("(298) (8.2 %)
+            // (303) (8.6 %)") has two cells under each year: the amounts are the row's.
+            let paired = row.len() == 2 * years.len()
+                && row.iter().enumerate().all(|(i, a)| (i % 2 == 1) == (a.family == super::amounts::Family::Percent));
+            return paired.then(|| years.into_iter().zip(row.into_iter().step_by(2)).collect());
         }
     }
     None

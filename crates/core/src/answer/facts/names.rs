@@ -93,7 +93,9 @@ pub fn mentions(text_lower: &str, name: &str) -> bool {
     if name.chars().any(is_cjk) {
         return text_lower.contains(name);
     }
-    if (3..=6).contains(&name.len()) && name.chars().all(|c| c.is_ascii_lowercase()) && spells_out(text_lower, name) {
+    // An abbreviation the text spells out ("sg&a" for "selling, general and administrative").
+    let letters: String = name.chars().filter(|c| !matches!(c, '&' | '.')).collect();
+    if (3..=6).contains(&letters.len()) && letters.chars().all(|c| c.is_ascii_lowercase()) && spells_out(text_lower, &letters) {
         return true;
     }
     // A Latin name glued to Chinese text ("CPU加载", "v1.1.4版本") still stands alone.
