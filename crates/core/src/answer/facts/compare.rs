@@ -166,7 +166,11 @@ fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names:
         let text = &unit[r.clone()];
         let terms = predicate_terms(text, &[]);
         let shared = claim_terms.iter().filter(|t| terms.contains(*t)).count() as f32;
-        let named = claim_names.iter().filter(|n| lower.get(r.clone()).is_some_and(|l| mentions(l, n))).count() as f32;
+        // A name counts where the clause's line (or sentence) gives it: "Wayland 是…协议：新、
+        // 简单、快速，不需要 setuid root 二进制" is Wayland's clause; the next line's
+        // "…需要 setuid root 二进制" is X's.
+        let line_start = unit[..r.start].char_indices().rev().find(|(_, c)| matches!(c, '\n' | '。' | '.')).map_or(0, |(i, c)| i + c.len_utf8());
+        let named = claim_names.iter().filter(|n| lower.get(line_start..r.end).is_some_and(|l| mentions(l, n))).count() as f32;
         let score = shared + 0.5 * named;
         // Clauses that share as many words are told apart by the longest run of text they
         // share with the claim: "减少该分区的大小" is "增加该分区的大小", not "该分区示例中的…".
@@ -843,6 +847,13 @@ mod tests {
         let claim = "SG&A expenses for the three months ended December 31, 2022 were lower than in the same quarter of 2021.";
         assert_ne!(check(claim, table), Some(Reason::Direction));
         assert!(mentions("selling, general, and administrative expenses", "sg&a"));
+    }
+
+    #[test]
+    fn a_clause_belongs_to_the_name_its_line_opens_with() {
+        let unit = "Wayland 是在同一个主机上的 GUI 通信协议：新、简单、快速，不需要 setuid root 二进制\nX Window 是一个具备网络功能的 GUI 通信协议：传统、复杂、慢，需要 setuid root 二进制";
+        assert_eq!(check("Wayland 需要 setuid root 二进制。", unit), Some(Reason::Negation));
+        assert_eq!(check("Wayland 不需要 setuid root 二进制。", unit), None);
     }
 
     #[test]
