@@ -40,7 +40,7 @@ pub fn clauses(unit: &str) -> Vec<Range<usize>> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
-            r"(?i);\s|[；，。]|[.!?]\s|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which|and|although|though|except|so|this|that|it|these|those|we|they|there)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from|but|however|because|so that|unless|although|though|or)\s|,?\s(?:(?:primarily|mainly|largely|partly|partially)\s+)?(?:due\s+to|driven\s+by|as\s+a\s+result\s+of|offset\s+by|attributable\s+to)\s|或者|或|以及|但是|但|然而|不过|因为|所以",
+            r"(?i);\s|[；，。]|[.!?]\s|,\s+(?:including|such as|while|whereas|but|which|where|compared (?:with|to)|against|versus|up from|down from|of which|and|although|though|except|so|this|that|it|these|those|we|they|there)\b|\s(?:while|whereas|including|compared (?:with|to)|up from|down from|but|however|because|so that|unless|although|though|or)\s|,?\s(?:(?:primarily|mainly|largely|partly|partially)\s+)?(?:due\s+to|driven\s+by|as\s+a\s+result\s+of|offset\s+by|attributable\s+to)\s|或者|或|以及|但是|但|然而|不过|因为|所以|尽管|虽然|否则|即使|而是",
         )
         .unwrap_or_else(|_| unreachable!())
     });
@@ -854,6 +854,13 @@ mod tests {
         let unit = "Wayland 是在同一个主机上的 GUI 通信协议：新、简单、快速，不需要 setuid root 二进制\nX Window 是一个具备网络功能的 GUI 通信协议：传统、复杂、慢，需要 setuid root 二进制";
         assert_eq!(check("Wayland 需要 setuid root 二进制。", unit), Some(Reason::Negation));
         assert_eq!(check("Wayland 不需要 setuid root 二进制。", unit), None);
+    }
+
+    #[test]
+    fn a_concession_is_a_clause_of_its_own() {
+        let unit = "用户的密码必须具有至少 5 个字符的长度 -- 否则登录不会被认可（尽管安装程序会接受较短的密码还有和用户名相似的密码）。";
+        assert_eq!(check("安装程序不能接受较短的密码。", unit), Some(Reason::Negation));
+        assert_eq!(check("安装程序会接受较短的密码。", unit), None);
     }
 
     #[test]
