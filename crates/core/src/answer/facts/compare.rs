@@ -14,7 +14,7 @@ use super::amounts::{amounts, families_agree, Amount, Family};
 use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
-use super::polarity::{antonymous, denied_term, directions, frequencies, negated, opposed, swapped_ends};
+use super::polarity::{antonymous, denied_term, directions, frequencies, negated, opposed, replaces, swapped_ends};
 use super::{Reason, Statement};
 use crate::text::content_terms;
 
@@ -162,10 +162,14 @@ fn aligned_clause<'u>(unit: &'u str, claim_terms: &HashSet<String>, claim_names:
         }
     }
     let mut best: Option<(f32, Range<usize>)> = None;
+    let claim_figures = amounts(claim, None);
     for r in &candidates {
         let text = &unit[r.clone()];
         let terms = predicate_terms(text, &[]);
-        let shared = claim_terms.iter().filter(|t| terms.contains(*t)).count() as f32;
+        // The clause that states the claim's figure is the one it speaks of ("别用纯 SMTP
+        // 的 25 端口" is about "代替纯 SMTP 端口 25", not "使用 … SMTP 端口 587").
+        let stated_figures = if claim_figures.is_empty() { 0 } else { amounts(text, None).iter().filter(|a| claim_figures.iter().any(|c| c.stated_by(a))).count() };
+        let shared = claim_terms.iter().filter(|t| terms.contains(*t)).count() as f32 + stated_figures as f32;
         // A name counts where the clause's line (or sentence) gives it: "Wayland 是…协议：新、
         // 简单、快速，不需要 setuid root 二进制" is Wayland's clause; the next line's
         // "…需要 setuid root 二进制" is X's.
@@ -801,7 +805,9 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
             continue;
         }
         let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece) else { continue };
-        if (negated(piece) != negated(clause) && !denial_stated_beside(piece, unit_text)) || antonymous(piece, clause) {
+        // "Use 587 instead of 25" says not to use 25: a denial a negated piece may stand on.
+        let polarity_differs = negated(piece) != negated(clause) && !(negated(piece) && replaces(clause));
+        if (polarity_differs && !denial_stated_beside(piece, unit_text)) || antonymous(piece, clause) {
             return Err(Reason::Negation);
         }
         if opposed(&directions(piece), &directions(clause)) || swapped_ends(piece, clause) {
@@ -861,6 +867,14 @@ mod tests {
         let unit = "用户的密码必须具有至少 5 个字符的长度 -- 否则登录不会被认可（尽管安装程序会接受较短的密码还有和用户名相似的密码）。";
         assert_eq!(check("安装程序不能接受较短的密码。", unit), Some(Reason::Negation));
         assert_eq!(check("安装程序会接受较短的密码。", unit), None);
+    }
+
+    #[test]
+    fn a_replacement_denies_what_it_replaces() {
+        let unit = "从所有的实践考虑，使用带 STARTTLS 的 SMTP 端口 587，或者 SMTPS SSL (SMTPS) 端口 465, 代替纯 SMTP 端口 25。";
+        assert_eq!(check("别用纯 SMTP 的 25 端口。", unit), None);
+        assert_eq!(check("应该用带 STARTTLS 的 587 端口或者 SMTPS 的 465 端口，别用纯 SMTP 的 25 端口。", unit), None);
+        assert_eq!(check("Use port 587 instead of port 25; do not use port 25.", "Use port 587 rather than port 25."), None);
     }
 
     #[test]

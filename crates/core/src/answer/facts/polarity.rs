@@ -61,6 +61,13 @@ pub fn negators(clause: &str) -> usize {
     en.find_iter(&text).count() + zh.find_iter(&text).count()
 }
 
+/// Whether a clause puts one thing in another's place ("instead of", "rather than", "代替"):
+/// it denies the thing replaced without a negator.
+pub fn replaces(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    re(&RE, r"(?i)instead\s+of|rather\s+than|in\s+place\s+of|代替|替代|取代|而非").is_match(clause)
+}
+
 /// The word a clause's first negator denies: the first content word after "not", "never",
 /// "n't" …, or the two characters after 不, 没有, 未 ("只下载不安装" denies 安装). `None`
 /// when the clause is not negated.
