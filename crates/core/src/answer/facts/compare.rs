@@ -787,6 +787,15 @@ fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, R
 fn denial_stated_beside(piece: &str, unit_text: &str) -> bool {
     let Some(denied) = denied_term(piece) else { return false };
     let denied = fold(&denied.to_lowercase());
+    // "isn't available" is what "unavailable" says; "not a string", "non-string".
+    let unit_lower = unit_text.to_lowercase();
+    let prefixed = denied.len() >= 4
+        && ["un", "non", "non-", "in", "im", "dis"].iter().any(|p| {
+            unit_lower.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w.strip_prefix(p).is_some_and(|rest| fold(rest).starts_with(&denied)))
+        });
+    if prefixed {
+        return true;
+    }
     clauses(unit_text).into_iter().any(|r| {
         let clause = &unit_text[r];
         denied_term(clause).is_some_and(|d| fold(&d.to_lowercase()) == denied)
@@ -875,6 +884,13 @@ mod tests {
         assert_eq!(check("别用纯 SMTP 的 25 端口。", unit), None);
         assert_eq!(check("应该用带 STARTTLS 的 587 端口或者 SMTPS 的 465 端口，别用纯 SMTP 的 25 端口。", unit), None);
         assert_eq!(check("Use port 587 instead of port 25; do not use port 25.", "Use port 587 rather than port 25."), None);
+    }
+
+    #[test]
+    fn a_negated_word_may_be_stated_with_a_negative_prefix() {
+        let unit = "The array will be empty if no CPU information is available, such as if the /proc file system is unavailable.";
+        assert!(denial_stated_beside("If /proc isn't available", unit));
+        assert!(!denial_stated_beside("If /proc isn't mounted", unit));
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub fn negators(clause: &str) -> usize {
 /// it denies the thing replaced without a negator.
 pub fn replaces(clause: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    re(&RE, r"(?i)instead\s+of|rather\s+than|in\s+place\s+of|代替|替代|取代|而非").is_match(clause)
+    re(&RE, r"(?i)\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|代替|替代|取代|而非").is_match(clause)
 }
 
 /// The word a clause's first negator denies: the first content word after "not", "never",
@@ -106,6 +106,9 @@ const ANTONYMS: &[(&str, &str)] = &[
     (r"\bsafe\b", r"\bunsafe\b"),
     (r"\bsupported\b", r"\bunsupported\b"),
     (r"\b(?:newer|newest|latest)\b", r"\b(?:older|oldest)\b"),
+    (r"\b(?:preserv\w*|kept|keeps?|retain\w*)\b", r"\b(?:remov\w*|strip\w*|drop\w*|discard\w*)\b"),
+    (r"\bignor\w*", r"\b(?:honou?r\w*|respect\w*|obey\w*)\b"),
+    (r"保留", r"删除|去掉|移除"),
     (r"同意|批准|通过", r"否决|拒绝|驳回"),
     (r"允许|可以使用", r"禁止|不得"),
     (r"启用|开启|打开", r"禁用|关闭"),
@@ -316,6 +319,8 @@ mod tests {
         assert!(negated("该功能不支持多个接收者"));
         assert!(negated("项目没有按时完成"));
         assert!(!negated("不仅速度快，而且非常稳定"));
+        assert!(antonymous("path.normalize() removes trailing separators", "Trailing separators are preserved."));
+        assert!(!antonymous("Trailing separators are kept", "Trailing separators are preserved."));
         assert!(!negated("它会检查要卸载的是不是正在运行的内核"));
         assert!(!negated("你有没有安装这个包"));
         assert!(negated("这不是正在运行的内核"));
