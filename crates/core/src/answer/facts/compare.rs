@@ -784,18 +784,24 @@ fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, R
 /// A negated piece that joins two of the source's clauses ("它只下载不安装" for "它不安装这些
 /// 升级但下载它们"): the clause it aligns with is the affirmed one, while another clause of
 /// the unit denies the very word the piece denies.
-fn denial_stated_beside(piece: &str, unit_text: &str) -> bool {
-    let Some(denied) = denied_term(piece) else { return false };
+/// Whether `text` says with a negative prefix what `negated` says with a negator: "isn't
+/// available" and "unavailable", "is not a string" and "a non-string".
+fn denied_by_prefix(negated: &str, text: &str) -> bool {
+    let Some(denied) = denied_term(negated) else { return false };
     let denied = fold(&denied.to_lowercase());
-    // "isn't available" is what "unavailable" says; "not a string", "non-string".
-    let unit_lower = unit_text.to_lowercase();
-    let prefixed = denied.len() >= 4
+    let lower = text.to_lowercase();
+    denied.len() >= 4
         && ["un", "non", "non-", "in", "im", "dis"].iter().any(|p| {
-            unit_lower.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w.strip_prefix(p).is_some_and(|rest| fold(rest).starts_with(&denied)))
-        });
-    if prefixed {
+            lower.split(|c: char| !c.is_alphanumeric() && c != '-').any(|w| w.strip_prefix(p).is_some_and(|rest| fold(rest).starts_with(&denied)))
+        })
+}
+
+fn denial_stated_beside(piece: &str, unit_text: &str) -> bool {
+    if denied_by_prefix(piece, unit_text) {
         return true;
     }
+    let Some(denied) = denied_term(piece) else { return false };
+    let denied = fold(&denied.to_lowercase());
     clauses(unit_text).into_iter().any(|r| {
         let clause = &unit_text[r];
         denied_term(clause).is_some_and(|d| fold(&d.to_lowercase()) == denied)
@@ -815,7 +821,7 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
         }
         let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece) else { continue };
         // "Use 587 instead of 25" says not to use 25: a denial a negated piece may stand on.
-        let polarity_differs = negated(piece) != negated(clause) && !(negated(piece) && replaces(clause));
+        let polarity_differs = negated(piece) != negated(clause) && !(negated(piece) && replaces(clause)) && !(negated(clause) && denied_by_prefix(clause, piece));
         if (polarity_differs && !denial_stated_beside(piece, unit_text)) || antonymous(piece, clause) {
             return Err(Reason::Negation);
         }
@@ -891,6 +897,8 @@ mod tests {
         let unit = "The array will be empty if no CPU information is available, such as if the /proc file system is unavailable.";
         assert!(denial_stated_beside("If /proc isn't available", unit));
         assert!(!denial_stated_beside("If /proc isn't mounted", unit));
+        let unit = "A TypeError is thrown if path is not a string.";
+        assert_eq!(check("Passing a non-string path throws a TypeError.", unit), None);
     }
 
     #[test]
