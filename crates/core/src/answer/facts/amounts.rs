@@ -219,6 +219,46 @@ fn unit_of(unit: &str) -> Option<(Family, f64)> {
     })
 }
 
+/// Units a text names without a figure: "(in MHz)", "taken as kilobytes", "measured in
+/// milliseconds", "单位为毫秒". Each as a family (by name; frequency has none among amounts)
+/// and the factor of its step.
+pub fn named_units(text: &str) -> Vec<(String, f64)> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let en = EN.get_or_init(|| Regex::new(r"(?i)\b(?:in|as|of)\s+([a-zµμ]+)\b").unwrap_or_else(|_| unreachable!()));
+    let zh = ZH.get_or_init(|| Regex::new(r"(?:单位[为是]|以)\s*([\p{Han}a-zA-Z]{1,3}?)(?:为单位|[，。；）)]|$)").unwrap_or_else(|_| unreachable!()));
+    let mut out = Vec::new();
+    for c in en.captures_iter(text).chain(zh.captures_iter(text)) {
+        let Some(word) = c.get(1).map(|m| m.as_str()) else { continue };
+        let lower = word.to_lowercase();
+        let hertz = match lower.as_str() {
+            "hz" | "hertz" => Some(1.0),
+            "khz" => Some(1e3),
+            "mhz" => Some(1e6),
+            "ghz" => Some(1e9),
+            _ => None,
+        };
+        if let Some(f) = hertz {
+            out.push(("frequency".to_string(), f));
+            continue;
+        }
+        // Bare letters ("in s", "as m") are too often words; a unit named alone is spelled out
+        // or a known abbreviation of two letters or more.
+        if lower.chars().count() < 2 || matches!(lower.as_str(), "pounds" | "pound" | "dollars" | "euros" | "years" | "year" | "months" | "month" | "weeks" | "week" | "days" | "day") {
+            continue;
+        }
+        // `unit_of` reads any word ending in "w" as watts after a figure; alone, only the
+        // units themselves are.
+        let electric = matches!(lower.as_str(), "kw" | "mw" | "gw" | "wh" | "kwh" | "mwh" | "gwh" | "twh" | "kwp" | "mwp");
+        match unit_of(word) {
+            Some((Family::Count | Family::Currency, _)) | None => {}
+            Some((Family::Power | Family::Energy, _)) if !electric => {}
+            Some((family, factor)) => out.push((format!("{family:?}"), factor)),
+        }
+    }
+    out
+}
+
 /// Every amount in `text`. `caption_scale` is the scale a table's caption gives its bare
 /// figures ("(in millions)"): applied to figures written without a scale or a percent.
 pub fn amounts(text: &str, caption_scale: Option<f64>) -> Vec<Amount> {

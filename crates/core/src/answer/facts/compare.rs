@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::amounts::{amounts, families_agree, Amount, Family};
+use super::amounts::{amounts, families_agree, named_units, Amount, Family};
 use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
@@ -425,6 +425,7 @@ impl<'c> Comparison<'c> {
             return Err(Reason::Direction);
         }
         let figures = self.figures()?;
+        self.units_named()?;
         self.periods(&figures)?;
         self.names()?;
         // A row that shows the move the other way says more than whose clause it is.
@@ -568,6 +569,21 @@ impl<'c> Comparison<'c> {
             if row_move(&row, index, from).is_some_and(|shown| shown == claimed.opposite()) {
                 return Err(Reason::Direction);
             }
+        }
+        Ok(())
+    }
+
+    /// A unit the claim names without a figure ("speed in GHz") where the passage names
+    /// only other units of its kind ("`speed` {number} (in MHz)").
+    fn units_named(&self) -> Result<(), Reason> {
+        let claimed = named_units(self.claim_text);
+        if claimed.is_empty() {
+            return Ok(());
+        }
+        let stated = named_units(self.unit.passage);
+        let other_of_kind = claimed.iter().any(|(family, _)| stated.iter().any(|(f, _)| f == family));
+        if other_of_kind && !claimed.iter().any(|c| stated.contains(c)) {
+            return Err(Reason::ScaleOrUnit);
         }
         Ok(())
     }
@@ -828,6 +844,11 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
         if opposed(&directions(piece), &directions(clause)) || swapped_ends(piece, clause) {
             return Err(Reason::Direction);
         }
+        // "taken as minutes" where the source says "taken as kilobytes".
+        let (claimed_units, stated_units) = (named_units(piece), named_units(clause));
+        if !claimed_units.is_empty() && !stated_units.is_empty() && !claimed_units.iter().any(|c| stated_units.contains(c)) {
+            return Err(Reason::ScaleOrUnit);
+        }
         // "每天" where the source says "每小时": another rate, as another unit would be.
         let (claimed, stated) = (frequencies(piece), frequencies(clause));
         if !claimed.is_empty() && !stated.is_empty() && !claimed.iter().any(|f| stated.contains(f)) {
@@ -899,6 +920,17 @@ mod tests {
         assert!(!denial_stated_beside("If /proc isn't mounted", unit));
         let unit = "A TypeError is thrown if path is not a string.";
         assert_eq!(check("Passing a non-string path throws a TypeError.", unit), None);
+    }
+
+    #[test]
+    fn a_unit_named_without_a_figure_is_compared() {
+        let passage = "Returns an array of objects containing information about each logical CPU core.\n* `speed` {number} (in MHz)\n* `user` {number} The number of milliseconds the CPU has spent in user mode.";
+        let unit = "Returns an array of objects containing information about each logical CPU core.";
+        assert_eq!(check_in("It reports each logical CPU core's speed in GHz.", unit, passage, ""), Some(Reason::ScaleOrUnit));
+        assert_eq!(check_in("It reports each logical CPU core's speed in MHz.", unit, passage, ""), None);
+        let setting = "If this value is specified without units, it is taken as kilobytes.";
+        assert_eq!(check("Without units, the value is taken as megabytes.", setting), Some(Reason::ScaleOrUnit));
+        assert_eq!(check("A value given in the new format counts as well.", setting), None, "words that merely end in w");
     }
 
     #[test]
