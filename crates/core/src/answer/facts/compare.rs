@@ -14,7 +14,7 @@ use super::amounts::{amounts, families_agree, named_units, Amount, Family};
 use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
-use super::polarity::{antonymous, denied_term, directions, frequencies, negated, opposed, replaces, swapped_ends};
+use super::polarity::{antonymous, denied_term, directions, frequencies, negated, negator_end, opposed, replaces, swapped_ends};
 use super::{Reason, Statement};
 use crate::text::content_terms;
 
@@ -87,7 +87,7 @@ fn split_at_next_period(unit: &str, clause: Range<usize>) -> Vec<Range<usize>> {
 pub fn pieces(claim: &str) -> Vec<&str> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r",\s+|;\s+|:\s+|\s(?:and|but|while|whereas|so|or)\s|[，；：。]|但是|而且|并且|同时|或者|或")
+        Regex::new(r",\s+|;\s+|:\s+|\s(?:and|but|while|whereas|so|or|unless)\s|[，；：。]|但是|而且|并且|同时|或者|或")
             .unwrap_or_else(|_| unreachable!())
     });
     let mut out = Vec::new();
@@ -816,6 +816,18 @@ fn denial_stated_beside(piece: &str, unit_text: &str) -> bool {
     if denied_by_prefix(piece, unit_text) {
         return true;
     }
+    // Or a negated clause denies what the piece denies by name: "will never issue VACUUM
+    // FULL" for "never runs VACUUM FULL".
+    let denied_names = |text: &str| names(&text[negator_end(text).unwrap_or(text.len())..]);
+    let own = denied_names(piece);
+    if !own.is_empty()
+        && clauses(unit_text).into_iter().any(|r| {
+            let clause = &unit_text[r];
+            negated(clause) && negator_end(clause).is_some_and(|at| own.iter().all(|n| mentions(&clause[at..].to_lowercase(), n)))
+        })
+    {
+        return true;
+    }
     let Some(denied) = denied_term(piece) else { return false };
     let denied = fold(&denied.to_lowercase());
     clauses(unit_text).into_iter().any(|r| {
@@ -931,6 +943,15 @@ mod tests {
         let setting = "If this value is specified without units, it is taken as kilobytes.";
         assert_eq!(check("Without units, the value is taken as megabytes.", setting), Some(Reason::ScaleOrUnit));
         assert_eq!(check("A value given in the new format counts as well.", setting), None, "words that merely end in w");
+    }
+
+    #[test]
+    fn a_denial_may_be_worded_otherwise_or_sit_in_a_condition() {
+        let unit = "The autovacuum daemon attempts to work this way, and in fact will never issue VACUUM FULL.";
+        assert_eq!(check("The autovacuum daemon never runs VACUUM FULL.", unit), None);
+        assert!(check("The autovacuum daemon never runs ANALYZE.", unit).is_some(), "another thing denied");
+        let unit = "These checks use the statistics collection facility; therefore, autovacuum cannot be used unless track_counts is set to true.";
+        assert_eq!(check("Autovacuum can't work unless track_counts is turned on.", unit), None);
     }
 
     #[test]

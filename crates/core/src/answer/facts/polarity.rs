@@ -18,7 +18,11 @@ fn strip_non_negations(text: &str) -> String {
         r"(?i)\bnot\s+only\b|\bno\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b|\bnot\s+(?:more|less|fewer|later|earlier)\s+than\b|\bno\s+matter\b|\bnothing\s+but\b|\bnor\s+(?:more|less|fewer|later|earlier)\s+than\b|\bnot\s+to\s+exceed\b|\bno\.\s*\d|\bwhether\s+or\s+not\b|\bif\s+not\b",
     );
     let zh = re(&ZH, r"不仅|不但|不同|不断|不过|不少|不久|不管|不论|不错|不然|无论|无数|无线|非常|除非|未来|并非仅|别人|分别|区别|特别|类别|级别|识别|别的|不得不|不可或缺|无限");
-    strip_a_not_a(&zh.replace_all(&en.replace_all(text, " "), " "))
+    // SQL's operators ("IS NOT NULL", "NOT IN", "NOT EXISTS") test for absence; they deny nothing.
+    static SQL: OnceLock<Regex> = OnceLock::new();
+    let sql = re(&SQL, r"\bNOT\s+(?:NULL|IN|EXISTS|LIKE|ILIKE|BETWEEN|DEFERRABLE|VALID)\b|\bIS\s+NOT\s+(?:TRUE|FALSE|DISTINCT|UNKNOWN)\b");
+    let text = sql.replace_all(text, " ");
+    strip_a_not_a(&zh.replace_all(&en.replace_all(&text, " "), " "))
 }
 
 /// Chinese asks yes-or-no by saying a word and its negation ("是不是", "有没有", "能不能",
@@ -66,6 +70,15 @@ pub fn negators(clause: &str) -> usize {
 pub fn replaces(clause: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     re(&RE, r"(?i)\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|代替|替代|取代|而非").is_match(clause)
+}
+
+/// Where in `clause` its first negator ends ("never", "not", "n't", 不, 没有 …).
+pub fn negator_end(clause: &str) -> Option<usize> {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static ZH: OnceLock<Regex> = OnceLock::new();
+    let en = re(&EN, r"(?i)\b(?:not|never|no|without|cannot|unable\s+to)\b|n't\b|n’t\b");
+    let zh = re(&ZH, r"没有|无法|未能|不能|不会|不可|不得|不|没|未|无|别|勿");
+    [en.find(clause), zh.find(clause)].into_iter().flatten().map(|m| m.end()).min()
 }
 
 /// The word a clause's first negator denies: the first content word after "not", "never",
@@ -319,6 +332,8 @@ mod tests {
         assert!(negated("该功能不支持多个接收者"));
         assert!(negated("项目没有按时完成"));
         assert!(!negated("不仅速度快，而且非常稳定"));
+        assert!(!negated("an IS NOT NULL condition can use a B-tree index"));
+        assert!(negated("the index is not used"));
         assert!(antonymous("path.normalize() removes trailing separators", "Trailing separators are preserved."));
         assert!(!antonymous("Trailing separators are kept", "Trailing separators are preserved."));
         assert!(!negated("它会检查要卸载的是不是正在运行的内核"));
