@@ -326,10 +326,24 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
         with_context.extend(view.context.iter().cloned());
         pieces.iter().any(|p| term_recall(p, &with_context) >= PIECE_SOURCE)
     };
+    // A figure the window states counts as a word the claim shares with it: "accepts values
+    // between 1 and 255" says in other words what "may be between 1 and 255" says, and the
+    // figures are the part no paraphrase changes. (Where the claim's terms already hold its
+    // figures, they count once.)
+    let claim_figures: Vec<&Amount> = claim_pieces.iter().flat_map(|(_, f)| f.iter()).collect();
+    let figures_counted = !claim_figures.is_empty() && !claim.terms.iter().any(|t| crate::text::is_number(t));
     for i in 0..view.units.len() {
         for window in windows(i, view.units.len(), pieces.len(), &is_source) {
             let (span, text, with_context) = view.window(&window);
-            let recall = term_recall(&claim.terms, &with_context);
+            let word_recall = term_recall(&claim.terms, &with_context);
+            let recall = if figures_counted {
+                let stated_in = amounts(&text, view.caption);
+                let stated = claim_figures.iter().filter(|f| stated_in.iter().any(|w| f.stated_by(w))).count();
+                let words = claim.terms.len() as f32;
+                (word_recall * words + 0.5 * stated as f32) / (words + 0.5 * claim_figures.len() as f32)
+            } else {
+                word_recall
+            };
             let raw = match similarity {
                 Some(s) => 0.75 * recall + 0.25 * s,
                 None => recall,
@@ -487,6 +501,15 @@ mod tests {
         let text = "The largest was the 180 kW array on Fenwick Primary School. The school buys the electricity at a fixed price of 14 pence per kWh.";
         assert!(score("Fenwick Primary School pays a fixed price of 14 pence per kWh.", text) >= 0.6);
         assert!(score("North Valley has 980 kW.", CAPACITY) < 0.45, "a row of another region");
+    }
+
+    #[test]
+    fn figures_the_unit_states_count_as_shared_words() {
+        let text = "The ttl argument may be between 1 and 255. The default on most systems is 64.";
+        let right = score("The ttl accepts values between 1 and 255.", text);
+        let unrelated = score("The ttl accepts values between 2 and 300.", text);
+        assert!(right > unrelated, "{right} against {unrelated}");
+        assert!(right >= crate::answer::attribute::SUPPORT_MIN, "{right}");
     }
 
     #[test]
