@@ -849,7 +849,9 @@ fn polarity_and_direction(claim_text: &str, unit_text: &str) -> Result<(), Reaso
         }
         let Some(clause) = aligned_clause(unit_text, &terms, &piece_names, piece) else { continue };
         // "Use 587 instead of 25" says not to use 25: a denial a negated piece may stand on.
-        let polarity_differs = negated(piece) != negated(clause) && !(negated(piece) && replaces(clause)) && !(negated(clause) && denied_by_prefix(clause, piece));
+        let polarity_differs = negated(piece) != negated(clause)
+            && !(negated(piece) && replaces(clause))
+            && !(negated(clause) && (replaces(piece) || denied_by_prefix(clause, piece)));
         if (polarity_differs && !denial_stated_beside(piece, unit_text)) || antonymous(piece, clause) {
             return Err(Reason::Negation);
         }
@@ -923,6 +925,8 @@ mod tests {
         assert_eq!(check("别用纯 SMTP 的 25 端口。", unit), None);
         assert_eq!(check("应该用带 STARTTLS 的 587 端口或者 SMTPS 的 465 端口，别用纯 SMTP 的 25 端口。", unit), None);
         assert_eq!(check("Use port 587 instead of port 25; do not use port 25.", "Use port 587 rather than port 25."), None);
+        let unit = "To generate a UUID without using the cache, set disableEntropyCache to true.";
+        assert_eq!(check("Set disableEntropyCache to true to skip the cache when generating a UUID.", unit), None);
     }
 
     #[test]

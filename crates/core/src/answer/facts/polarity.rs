@@ -65,11 +65,11 @@ pub fn negators(clause: &str) -> usize {
     en.find_iter(&text).count() + zh.find_iter(&text).count()
 }
 
-/// Whether a clause puts one thing in another's place ("instead of", "rather than", "代替"):
-/// it denies the thing replaced without a negator.
+/// Whether a clause puts one thing in another's place ("instead of", "rather than", "代替") or
+/// leaves it out ("skip the cache", "avoid", "跳过"): it denies without a negator.
 pub fn replaces(clause: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    re(&RE, r"(?i)\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|代替|替代|取代|而非").is_match(clause)
+    re(&RE, r"(?i)\binstead\s+of\b|\brather\s+than\b|\bin\s+place\s+of\b|\b(?:skip|skips|skipping|skipped|bypass\w*|avoid\w*|omit\w*)\b|代替|替代|取代|而非|跳过|绕过|避免|省略").is_match(clause)
 }
 
 /// Where in `clause` its first negator ends ("never", "not", "n't", 不, 没有 …).
