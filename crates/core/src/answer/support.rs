@@ -54,6 +54,54 @@ pub struct ClaimFacts {
     /// Names the question asked about ("is python sort stable"): the library's subject may
     /// stand in the answer without standing in every passage about it.
     pub asked_names: Vec<String>,
+    /// The words of what an "X is Y" claim says X is about (see [`copular_subject`]).
+    pub subject: Vec<String>,
+}
+
+/// A subject shares at least this much of its words with a source that says what it is.
+const SUBJECT_SAID: f32 = 0.5;
+
+/// Share of a subject's words the source has, in the singular or plural ("site", "sites").
+fn subject_recall(subject: &[String], source: &HashSet<String>) -> f32 {
+    let has = |t: &String| {
+        let singular = t.strip_suffix('s').filter(|s| s.len() >= 3);
+        source.contains(t) || source.contains(&format!("{t}s")) || singular.is_some_and(|s| source.contains(s))
+    };
+    let found = subject.iter().filter(|t| has(t)).count();
+    let recall = found as f32 / subject.len().max(1) as f32;
+    recall.max(term_recall(subject, source))
+}
+
+/// The subject of a claim that says what something is ("The parental leave policy on the
+/// platform team is 27 days of paid vacation"): its words before the first "is", "are",
+/// "was" or "were", when they are a phrase of at least two words and no clause. A source that
+/// states the complement about something else ("employees get 27 days of paid vacation")
+/// does not say it of this subject.
+fn copular_subject(claim: &str) -> Vec<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| regex::Regex::new(r"\b(?:is|are|was|were)\b").unwrap_or_else(|_| unreachable!()));
+    let Some(copula) = re.find(claim) else { return Vec::new() };
+    // "were caused by", "was signed": a passive tells what happened to the subject, and
+    // the source may name it more loosely ("the two longest outages").
+    let next = claim[copula.end()..].split_whitespace().find(|w| !matches!(*w, "both" | "all" | "also" | "not"));
+    if next.is_some_and(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric()).ends_with("ed")) {
+        return Vec::new();
+    }
+    let subject = &claim[..copula.start()];
+    // A clause before the copula ("If the file is missing, the call is …") is no subject.
+    if subject.contains([',', ';', ':']) || subject.split_whitespace().count() > 12 {
+        return Vec::new();
+    }
+    // Figures are the amount slot's ("About 995 million votes were cast").
+    let terms: Vec<String> = content_terms(&wording(subject))
+        .into_iter()
+        .filter(|t| !is_number(t) && !matches!(t.as_str(), "million" | "billion" | "thousand" | "trillion" | "percent"))
+        .collect();
+    if terms.len() >= 2 {
+        terms
+    } else {
+        Vec::new()
+    }
 }
 
 /// Whether text ranks or compares: superlatives and the words that carry them.
@@ -175,6 +223,7 @@ impl ClaimFacts {
             cjk,
             ranks: ranks(claim),
             asked_names: Vec::new(),
+            subject: if cjk { Vec::new() } else { copular_subject(claim) },
         }
     }
 
@@ -394,6 +443,10 @@ struct PassageView<'p> {
     /// The document's title and the passage's heading path.
     context_text: String,
     context: HashSet<String>,
+    /// The document title's terms: what every passage of the document is about.
+    title: HashSet<String>,
+    /// Every term of the passage and its context.
+    all_terms: HashSet<String>,
     units: Vec<Range<usize>>,
     /// Each unit's terms; a table row's figures are figures of its columns, so the headers
     /// count as its words.
@@ -405,16 +458,20 @@ impl<'p> PassageView<'p> {
     fn of(claim: &ClaimFacts, passage: &'p EvidencePassage, title: &str) -> PassageView<'p> {
         let context_text = format!("{title} {}", passage.heading_path.join(" "));
         let units = units(&passage.text);
-        let unit_terms = units
+        let unit_terms: Vec<HashSet<String>> = units
             .iter()
             .map(|u| {
                 let headers = table::headers_of_rows(&passage.text, u.clone());
                 terms_of(&passage.text[u.clone()], claim.cjk).into_iter().chain(terms_of(&headers, claim.cjk)).collect()
             })
             .collect();
+        let context: HashSet<String> = terms_of(&context_text, claim.cjk).into_iter().collect();
+        let all_terms = unit_terms.iter().flatten().chain(context.iter()).cloned().collect();
         PassageView {
             passage,
-            context: terms_of(&context_text, claim.cjk).into_iter().collect(),
+            context,
+            all_terms,
+            title: terms_of(title, claim.cjk).into_iter().collect(),
             caption: caption_scale(&passage.text).or_else(|| caption_scale(&context_text)),
             context_text,
             units,
@@ -458,9 +515,15 @@ impl<'p> PassageView<'p> {
             let figures_stated = !figures.is_empty() && figures.iter().all(|f| window_amounts.iter().any(|w| f.stated_by(w)));
             words.len() >= 3 && term_recall(words, with_context) < PIECE_SAID && !figures_stated
         });
+        // A claim that joins statements is held to each piece instead.
+        // The title's words say what the whole document is about ("Platform Team Handbook"),
+        // not which of its things the subject is. The subject may stand anywhere in the
+        // passage: a claim that joins statements takes them from several places.
+        let subject: Vec<String> = claim.subject.iter().filter(|t| !self.title.contains(*t)).cloned().collect();
+        let subject_unsaid = subject.len() >= 2 && subject_recall(&subject, &self.all_terms) < SUBJECT_SAID;
         conflict(&claim.text, &claim.statement, &source)
             .or((claim.ranks && !ranks(text)).then_some(Reason::NotStated))
-            .or(unsaid.then_some(Reason::NotStated))
+            .or((unsaid || subject_unsaid).then_some(Reason::NotStated))
     }
 }
 
@@ -518,6 +581,17 @@ mod tests {
         assert!(score("The capacity of the Holloway Farm array is 1.1 MW.", text) < 0.45);
         assert!(score("Eight projects with a combined 1.1 MW are in development.", text) >= 0.6);
         assert!(score("A ground-mounted array at Holloway Farm is in development.", text) >= 0.6);
+    }
+
+    #[test]
+    fn what_a_source_says_of_one_thing_is_not_said_of_a_subject_it_never_names() {
+        let text = "### 4.1 Vacation\n\nFull-time employees get **27 days of paid vacation** per year, plus public\nholidays. Part-time employees get a pro-rata amount.";
+        let handbook = |claim: &str| support(&ClaimFacts::of(claim), None, &passage(text), "Platform Team Handbook", None).score;
+        assert!(handbook("The parental leave policy on the platform team is 27 days of paid vacation per year, plus public holidays.") < 0.45);
+        assert!(handbook("Full-time employees on the platform team get 27 days of paid vacation per year, plus public holidays.") >= 0.6);
+        assert!(handbook("The paid vacation for full-time employees is 27 days per year.") >= 0.6);
+        let largest = "The largest was the 180 kW rooftop array on Fenwick Primary School. Nine new sites were commissioned.";
+        assert!(score("The biggest new site was the 180 kW rooftop array on Fenwick Primary School.", largest) >= 0.6, "a site among the sites");
     }
 
     #[test]

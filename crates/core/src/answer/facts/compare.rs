@@ -307,12 +307,32 @@ fn column_mismatch(claim_text: &str, claimed: &Amount, stated: &Amount, unit: &S
             _ => {}
         }
     }
-    let claim_terms: HashSet<String> = header_terms(claim_text);
+    let mut claim_terms: HashSet<String> = header_terms(claim_text);
+    // "Coastal Strip sites produced 797 MWh": when the claim's unit is its column's, the word
+    // after the row's label is what the row is (sites, region, segment), not a column the
+    // claim reads.
+    let unit_agrees = !matches!(claimed.family, Family::Plain | Family::Count) && column.family.is_some_and(|f| families_agree(claimed.family, f));
+    if let Some(noun) = word_after_label(claim_text, unit.text).filter(|_| unit_agrees) {
+        claim_terms.remove(&noun);
+    }
     let own = header_terms(&column.header);
     let others: HashSet<String> = column.other_headers.iter().flat_map(|h| header_terms(h)).collect();
     let names_other = others.iter().any(|t| !own.contains(t) && claim_terms.contains(t));
     let names_own = own.iter().any(|t| !others.contains(t) && claim_terms.contains(t));
     (names_other && !names_own).then_some(Reason::OtherEntity)
+}
+
+/// The word that follows a table row's label (its text before the first cell break or
+/// figure) where the claim names the row, folded as [`header_terms`] folds it.
+fn word_after_label(claim_text: &str, row: &str) -> Option<String> {
+    let label = row.split(['\t', '|']).next().unwrap_or("").split(|c: char| c.is_ascii_digit()).next().unwrap_or("").trim();
+    if label.chars().filter(|c| c.is_alphabetic()).count() < 3 {
+        return None;
+    }
+    let claim_lower = claim_text.to_lowercase();
+    let at = claim_lower.find(&label.to_lowercase())? + label.len();
+    let next = claim_lower.get(at..)?.split_whitespace().next()?;
+    header_terms(next).into_iter().next()
 }
 
 /// The words of a header (or claim) that say what a column holds: no figures or years (the
@@ -998,6 +1018,8 @@ mod tests {
         assert_eq!(check_in("North Valley generated 1,306 MWh.", row, passage, ""), None);
         assert_eq!(check_in("North Valley's output in 2024 was 1,420 kW.", row, passage, ""), Some(Reason::OtherEntity), "a capacity called output");
         assert_eq!(check_in("North Valley's output in 2024 was 1,306 MWh.", row, passage, ""), None);
+        assert_eq!(check_in("The North Valley sites produced 1,306 MWh in 2024.", row, passage, ""), None, "the row's sites, not its Sites column");
+        assert_eq!(check_in("The North Valley sites number 1,306.", row, passage, ""), Some(Reason::OtherEntity));
         assert_eq!(check_in("North Valley has 12 sites.", row, passage, ""), None);
         let income = "Three Months Ended December 31,\tSix Months Ended December 31,\n($ in millions)\t2022\t2021\t2022\t2021\nNet sales\t$\t3,642 $\t3,507 $\t7,354 $\t6,927";
         let sales = "Net sales\t$\t3,642 $\t3,507 $\t7,354 $\t6,927";
