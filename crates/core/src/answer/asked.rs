@@ -21,6 +21,9 @@ pub enum Want {
     Count,
     Duration,
     Date,
+    /// A measure in the unit the question names ("power rating in kW", "how many MWh"): a
+    /// figure of another family (kWh for kW) answers another question.
+    Measure(Family),
 }
 
 impl Want {
@@ -32,6 +35,7 @@ impl Want {
             Want::Count => matches!(family, Family::Count | Family::Plain),
             Want::Duration => matches!(family, Family::Time | Family::Plain),
             Want::Date => false,
+            Want::Measure(wanted) => family == wanted || family == Family::Plain,
         }
     }
 }
@@ -60,8 +64,15 @@ pub fn wanted(question: &str) -> Option<Want> {
         if matches!(unit.trim_end_matches('s'), "hour" | "day" | "week" | "month" | "year" | "minute" | "second" | "ms" | "min") {
             return Some(Want::Duration);
         }
-        if amounts(&format!("2 {unit}"), None).iter().any(|a| !matches!(a.family, Family::Plain | Family::Count)) {
-            return None;
+        if let Some(a) = amounts(&format!("2 {unit}"), None).into_iter().find(|a| !matches!(a.family, Family::Plain | Family::Count)) {
+            return Some(Want::Measure(a.family));
+        }
+    }
+    // "the battery's power rating in kW", "latency in ms".
+    static NAMED_UNIT: OnceLock<Regex> = OnceLock::new();
+    if let Some(unit) = re(&NAMED_UNIT, r"(?i)\bin ([a-zµμ]{1,5})\b\s*[?？.]?\s*$").captures(question).and_then(|c| c.get(1)) {
+        if let Some(a) = amounts(&format!("2 {}", unit.as_str()), None).into_iter().find(|a| !matches!(a.family, Family::Plain | Family::Count | Family::Currency)) {
+            return Some(Want::Measure(a.family));
         }
     }
     if re(&DURATION, r"\bhow long\b|多久|多长时间|多少(?:分钟|小时|天|秒|毫秒)").is_match(&q) {
@@ -203,7 +214,12 @@ mod tests {
 
     #[test]
     fn a_measure_in_a_unit_is_not_a_count() {
-        assert_eq!(wanted("how many MWh did the battery shift"), None);
+        assert_eq!(wanted("how many MWh did the battery shift"), Some(Want::Measure(Family::Energy)));
+        assert_eq!(wanted("what's the battery's power rating in kW"), Some(Want::Measure(Family::Power)));
+        assert_eq!(wanted("which region has the most installed kw"), None, "a name is asked for");
+        assert!(gives_other_kind(Want::Measure(Family::Power), &[sentence("The battery stores 500 kWh.")]), "energy for power");
+        assert!(!gives_other_kind(Want::Measure(Family::Power), &[sentence("The array has 220 kW.")]));
+        assert!(!gives_other_kind(Want::Measure(Family::Energy), &[sentence("North Valley generated 1,306 MWh.")]));
         assert_eq!(wanted("how many hours a week can I work from home"), Some(Want::Duration));
         assert_eq!(wanted("how many sites are there"), Some(Want::Count));
     }
