@@ -24,6 +24,7 @@ describe("notices", () => {
     expect(noticeText({ code: "keyword_search", lang: "zh" })).toBe("检索主要依靠关键词：嵌入模型无法读取中文。");
     expect(noticeText({ code: "read_sections", sections: 4, documents: 2 })).toContain("4");
     expect(noticeText({ code: "abstained", why: { kind: "other_periods", period: "Q3 2026" } })).toContain("Q3 2026");
+    expect(noticeText({ code: "abstained", why: { kind: "not_mentioned", name: "A100" } })).toContain("A100");
     setLocale("en");
     expect(noticeText({ code: "keyword_search", lang: "en" })).toBe("");
   });

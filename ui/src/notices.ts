@@ -12,6 +12,8 @@ function abstention(why: Abstention): string {
       return t("abstention.no_passage");
     case "other_periods":
       return t("abstention.other_periods", { period: why.period });
+    case "not_mentioned":
+      return t("abstention.not_mentioned", { name: why.name });
     case "model_judged":
       return t("abstention.model_judged");
     case "other_kind":

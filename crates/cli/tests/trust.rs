@@ -63,6 +63,14 @@ fn questions_the_sample_cannot_answer_abstain() {
         assert_eq!(answer["abstained"], true, "{question}: {answer:#}");
         assert!(answer["raw_model_output"].is_null(), "nothing is generated when the library is silent");
     }
+    // Near misses: the library knows the subject, not the version or model number asked about.
+    for (question, name) in [("whats the log retention for the GCS2 bucket", "GCS2"), ("how many MWh did the kettlewick battery shift with the A200 inverter", "A200")] {
+        let answer = ask(data.path(), question, &[]);
+        assert_eq!(answer["abstained"], true, "{question}: {answer:#}");
+        let why = &answer["notices"][0]["why"];
+        assert_eq!((why["kind"].as_str(), why["name"].as_str()), (Some("not_mentioned"), Some(name)), "{question}: {answer:#}");
+        assert!(answer["raw_model_output"].is_null(), "nothing is generated about what the sources do not mention");
+    }
 }
 
 #[test]

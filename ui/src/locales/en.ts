@@ -235,6 +235,7 @@ export const en = {
   "notice.readSections": "Read {sections} sections of {documents} document(s) and combined their notes.",
   "abstention.no_passage": "no passage of the library covers the question",
   "abstention.other_periods": "the sources state other periods than the one asked about ({period})",
+  "abstention.not_mentioned": "the sources do not mention {name}",
   "abstention.model_judged": "the model judged that the passages do not answer the question",
   "abstention.other_kind": "the sources name the subject, but no checked sentence gives the kind of value asked for",
   "abstention.checked_other_periods": "the checked sentences are about other periods than the one asked about",

@@ -237,6 +237,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "notice.readSections": "阅读了 {documents} 个文档中的 {sections} 个部分，并汇总了其中的要点。",
   "abstention.no_passage": "文档库中没有段落涉及这个问题",
   "abstention.other_periods": "来源给出的是其他时期，而不是所问的时期（{period}）",
+  "abstention.not_mentioned": "来源中没有提到 {name}",
   "abstention.model_judged": "模型判断这些段落没有回答这个问题",
   "abstention.other_kind": "来源提到了这个主题，但没有经核对的句子给出所问类型的数值",
   "abstention.checked_other_periods": "经核对的句子说的是其他时期，而不是所问的时期",

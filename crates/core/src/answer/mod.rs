@@ -21,6 +21,7 @@ pub(crate) mod facts;
 mod gather;
 pub(crate) mod generator;
 pub(crate) mod guard;
+pub(crate) mod identifiers;
 pub(crate) mod judge;
 mod library_answer;
 pub(crate) mod lookup;

@@ -50,6 +50,9 @@ pub enum Abstention {
     NoPassage,
     /// The sources state other periods than the one asked about.
     OtherPeriods { period: String },
+    /// The question names something (a model number, a version, a figure) the sources never
+    /// write.
+    NotMentioned { name: String },
     /// The model judged that the passages do not answer.
     ModelJudged,
     /// The sources name the subject, but no checked sentence gives the kind of value asked for.
@@ -65,6 +68,7 @@ impl Abstention {
         match self {
             Abstention::NoPassage => "retrieval found no passage that covers the question".into(),
             Abstention::OtherPeriods { period } => format!("the sources state other periods than the one asked about ({period})"),
+            Abstention::NotMentioned { name } => format!("the sources do not mention {name}"),
             Abstention::ModelJudged => "the model judged that the passages do not answer the question".into(),
             Abstention::OtherKind => "the sources name the subject but no checked sentence gives the kind of value asked for".into(),
             Abstention::CheckedOtherPeriods => "the checked sentences are about other periods than the one asked about".into(),

@@ -7,6 +7,7 @@ use super::asker::Asker;
 use super::asked;
 use super::attribute::{Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
+use super::identifiers;
 use super::facts::Reason;
 use super::judge;
 use super::notice::{Abstention, Notice};
@@ -60,8 +61,11 @@ impl Asker<'_> {
         if self.options.never_abstain {
             return Verdict::Answerable;
         }
-        match asked::missing_period(query, evidence) {
-            Some(period) => Verdict::Abstain(Abstention::OtherPeriods { period: period.to_string() }),
+        if let Some(period) = asked::missing_period(query, evidence) {
+            return Verdict::Abstain(Abstention::OtherPeriods { period: period.to_string() });
+        }
+        match identifiers::unmentioned_identifier(query, evidence) {
+            Some(name) => Verdict::Abstain(Abstention::NotMentioned { name }),
             None => Verdict::Answerable,
         }
     }

@@ -1,0 +1,140 @@
+//! Identifiers a question names — model numbers, versions, codes, exact figures ("A100",
+//! "P99", "Phi-3", "postgres 17", "1000 并发") — that no evidence passage writes. Such a name is
+//! the most specific slot of a question: passages about "A10" or "P95" are near misses, and
+//! whatever the model drafts from them answers another question. Then Pagewise says the
+//! sources do not mention it, before generating anything.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::evidence::EvidenceSet;
+use super::facts::periods;
+use crate::text::cached_regex as re;
+
+/// Letters and digits only, lower-cased, subscript digits as digits: "BGE-M3" = "bge m3"
+/// = "bgem3", "CO₂" = "CO2".
+fn squash(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '₀'..='₉' => char::from_u32(c as u32 - '₀' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Whether a token names a period (a year, "FY2023", "Q4", "FY2023Q1", "2H24"): the period
+/// check has those.
+fn is_period(token: &str) -> bool {
+    static PERIOD: OnceLock<Regex> = OnceLock::new();
+    let squashed = squash(token);
+    let pattern = r"^(?:(?:19|20)\d\d|(?:fy|cy)\d{2}(?:\d{2})?(?:q[1-4]|h[12])?|(?:q[1-4]|h[12]|[1-4]q|[12]h)(?:fy|cy)?(?:\d{2}|\d{4})?|(?:\d{2}|\d{4})(?:q[1-4]|h[12]))$";
+    re(&PERIOD, pattern).is_match(&squashed) || (squashed.chars().any(|c| c.is_ascii_alphabetic()) && !periods(token).is_empty())
+}
+
+/// The identifiers a question names, as written: words that mix letters and digits ("A100",
+/// "gpt-4o", "E402"), and numbers of two digits or more that are no year and no percentage
+/// ("1000 并发", "port 5432").
+pub fn named_identifiers(question: &str) -> Vec<String> {
+    static WORD: OnceLock<Regex> = OnceLock::new();
+    static NUMBER: OnceLock<Regex> = OnceLock::new();
+    let mut out: Vec<String> = Vec::new();
+    for m in re(&WORD, r"[A-Za-z][A-Za-z0-9₀-₉]*(?:[-_.][A-Za-z0-9₀-₉]+)*").find_iter(question) {
+        // A figure with its unit ("3am", "10ms", "2H24") starts with its digits: no name.
+        if question[..m.start()].ends_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        let token = m.as_str();
+        let digits = token.chars().filter(|c| c.is_ascii_digit() || ('₀'..='₉').contains(c)).count();
+        let letters = token.chars().filter(char::is_ascii_alphabetic).count();
+        // "CO2", "H2O" are formulas a source may spell out ("carbon dioxide"); a name with
+        // digits has two of them or a word around them ("P99", "A100", "Qwen2", "GPT-4").
+        if digits > 0 && (digits >= 2 || letters >= 3) && !is_period(token) {
+            out.push(token.to_string());
+        }
+    }
+    for m in re(&NUMBER, r"\d[\d,]*(?:\.\d+)?").find_iter(question) {
+        let before = question[..m.start()].chars().next_back();
+        let after = question[m.end()..].trim_start();
+        let glued = before.is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | ',' | '-' | '_' | '$' | '€' | '£' | '¥'))
+            || question[m.end()..].chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '.');
+        let digits = m.as_str().replace(',', "");
+        let share = after.starts_with(['%', '％']) || after.starts_with("percent") || after.starts_with("个百分点");
+        if glued || share || digits.len() < 2 || is_period(&digits) {
+            continue;
+        }
+        out.push(m.as_str().to_string());
+    }
+    out
+}
+
+/// What the evidence writes, squashed: each word, the parts of a hyphenated or dotted one
+/// ("bge", "m3" of "bge-m3-large"), and each pair of neighbouring words or parts ("Phi 3" for
+/// "Phi-3", "Python 3.11" for "python3.11").
+fn written_tokens(text: &str) -> HashSet<String> {
+    static TOKEN: OnceLock<Regex> = OnceLock::new();
+    let mut out: HashSet<String> = HashSet::new();
+    let mut wholes: Vec<String> = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
+    for m in re(&TOKEN, r"[A-Za-z0-9₀-₉]+(?:[-_.,][A-Za-z0-9₀-₉]+)*").find_iter(text) {
+        wholes.push(squash(m.as_str()));
+        parts.extend(m.as_str().split(['-', '_', '.']).map(squash));
+    }
+    for list in [&wholes, &parts] {
+        out.extend(list.iter().cloned());
+        out.extend(list.windows(2).map(|w| format!("{}{}", w[0], w[1])));
+    }
+    out
+}
+
+/// The first identifier the question names that no evidence passage, heading, title or file
+/// name writes.
+pub fn unmentioned_identifier(question: &str, evidence: &EvidenceSet) -> Option<String> {
+    let named = named_identifiers(question);
+    if named.is_empty() {
+        return None;
+    }
+    let mut written: HashSet<String> = HashSet::new();
+    for page in &evidence.pages {
+        written.extend(written_tokens(&page.doc_title));
+        written.extend(written_tokens(&page.doc_path.to_string_lossy()));
+        for p in &page.passages {
+            written.extend(written_tokens(&p.text));
+            written.extend(p.heading_path.iter().flat_map(|h| written_tokens(h)));
+        }
+    }
+    named.into_iter().find(|name| !written.contains(&squash(name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_names_with_digits_and_exact_figures_but_not_periods() {
+        assert_eq!(named_identifiers("BGE-M3 在 A100 上能跑到多少 QPS？"), vec!["BGE-M3", "A100"]);
+        assert_eq!(named_identifiers("RAG 管道在 1000 并发下 P95 延迟能压到多少？"), vec!["P95", "1000"]);
+        assert!(named_identifiers("how much co2 did the panels save last year?").is_empty(), "a formula");
+        assert!(named_identifiers("got paged at 3am, can i come in late tomorrow?").is_empty(), "a time of day");
+        assert_eq!(named_identifiers("is Qwen2-7B or GPT-4 faster"), vec!["Qwen2-7B", "GPT-4"]);
+        assert!(named_identifiers("As of FY2023Q1, why did Pepsico raise full year guidance for FY2023?").is_empty());
+        assert!(named_identifiers("what was revenue in Q4 2022 and 2H24").is_empty());
+        assert!(named_identifiers("What was the key agenda of the filing dated 1st July 2022?").is_empty());
+        assert!(named_identifiers("Are there categories that represent more than 20% of revenue?").is_empty());
+        assert!(named_identifiers("what happens after 3 failed logins, and what costs $120?").is_empty());
+        assert_eq!(named_identifiers("when are we upgrading to postgres 17?"), vec!["17"]);
+    }
+
+    #[test]
+    fn an_identifier_is_mentioned_in_any_spelling() {
+        let written = written_tokens("单卡 A10 可支撑 120 QPS. Phi 3 runs on 1,000 requests; CO₂ saved; bge-m3-large");
+        for name in ["A10", "Phi-3", "1000", "1,000", "CO2", "bge-m3", "BGE M3"] {
+            assert!(written.contains(&squash(name)), "{name}");
+        }
+        assert!(!written.contains(&squash("A100")));
+        assert!(!written.contains(&squash("P99")));
+    }
+}
