@@ -139,10 +139,20 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
         let kind_ok = match want {
             None => true,
             Some(Want::Date) => !periods(&quote.text).is_empty(),
-            Some(w) => amounts(&quote.text, None).iter().any(|a| w.accepts(a.family)),
+            Some(w) => amounts(&quote.text, None).iter().filter(|a| !numbers_a_section(&quote.text, a)).any(|a| w.accepts(a.family)),
         };
         period_ok && kind_ok
     })
+}
+
+/// Whether a figure is the number of the section a sentence opens ("3.2 Embedding 模型选型",
+/// "1. 这不是…", "4.1 Vacation"): it numbers the text, it states nothing.
+fn numbers_a_section(text: &str, amount: &super::facts::Amount) -> bool {
+    static SECTION: OnceLock<Regex> = OnceLock::new();
+    let lead = text.len() - text.trim_start().len();
+    amount.span.start == lead
+        && re(&SECTION, r"^\s*\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[\p{Lu}\p{Han}“\x22]").is_match(text)
+        && !text[amount.span.end..].trim_start().starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn supported(sentences: &[Sentence]) -> impl Iterator<Item = &Sentence> {
@@ -234,6 +244,9 @@ mod tests {
         assert!(!quotes_answer("how much does the insurance cost each year", &percent));
         assert!(quotes_answer("how much did the premium rise", &percent), "a change: an amount or a percentage");
         assert!(quotes_answer("who chairs the board", &[quote("Helen Marsh has chaired the board since 2019.")]), "nothing to check");
+        let heading = [quote("3.2 Embedding 模型选型为什么 BGE-M3 是当前最优解别再迷信 OpenAI 的 text-embedding-3-small。")];
+        assert!(!quotes_answer("text-embedding-3-small 调用一次多少钱？", &heading), "a section number is no price");
+        assert!(quotes_answer("how many new sites got switched on", &[quote("12 new sites were commissioned.")]));
     }
 
     #[test]
