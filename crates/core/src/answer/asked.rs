@@ -139,10 +139,21 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
         let kind_ok = match want {
             None => true,
             Some(Want::Date) => !periods(&quote.text).is_empty(),
-            Some(w) => amounts(&quote.text, None).iter().filter(|a| !numbers_a_section(&quote.text, a)).any(|a| w.accepts(a.family)),
+            Some(w) => amounts(&quote.text, None).iter().filter(|a| !numbers_a_section(&quote.text, a) && !small_count_for(w, a)).any(|a| w.accepts(a.family)),
         };
         period_ok && kind_ok
     })
+}
+
+/// Whether a bare whole number under 100 ("three further sites", "5倍") stands for an amount of
+/// money, a duration or a measure: a source writes those with their unit or scale ("£120,000",
+/// "30 days", "500 kWh"); small bare numbers count things.
+fn small_count_for(want: Want, amount: &super::facts::Amount) -> bool {
+    matches!(want, Want::Money | Want::Duration | Want::Measure(_))
+        && amount.family == Family::Plain
+        && !amount.scaled
+        && amount.decimals == 0
+        && amount.value.abs() < 100.0
 }
 
 /// Whether a figure is the number of the section a sentence opens ("3.2 Embedding 模型选型",
@@ -247,6 +258,10 @@ mod tests {
         let heading = [quote("3.2 Embedding 模型选型为什么 BGE-M3 是当前最优解别再迷信 OpenAI 的 text-embedding-3-small。")];
         assert!(!quotes_answer("text-embedding-3-small 调用一次多少钱？", &heading), "a section number is no price");
         assert!(quotes_answer("how many new sites got switched on", &[quote("12 new sites were commissioned.")]));
+        let sites = [quote("The board intends to add batteries at three further sites from 2026.")];
+        assert!(!quotes_answer("how much did the kettlewick battery cost in total", &sites), "three sites are no price");
+        assert!(quotes_answer("how many sites will get batteries", &sites));
+        assert!(quotes_answer("how much does the battery cost", &[quote("The battery cost 120,000.")]));
     }
 
     #[test]
