@@ -12,6 +12,7 @@ use serde_json::json;
 
 use crate::ask_cmd::choose_generator;
 use crate::endpoint_args::EndpointArgs;
+use crate::generation_cache::CachedGenerator;
 use crate::CommandContext;
 
 #[derive(Args)]
@@ -55,6 +56,10 @@ pub struct EvalAnswersArgs {
     /// Only the first N questions of each set.
     #[arg(long)]
     limit: Option<usize>,
+    /// Remember the model's reply to each exact prompt in this file and reuse it on later
+    /// runs, to re-measure the rules around generation without generating again.
+    #[arg(long)]
+    generation_cache: Option<PathBuf>,
 }
 
 #[derive(Default)]
@@ -97,6 +102,10 @@ fn median(v: &mut [f64]) -> f64 {
 pub fn run(ctx: &CommandContext, args: EvalAnswersArgs) -> Result<i32> {
     let engine = Reader::open(ctx.config(Duration::from_secs(60))?)?;
     let generator = if args.extractive { None } else { Some(choose_generator(ctx, &args.endpoint, args.model.as_deref(), args.threads, None)??) };
+    let generator: Option<Box<dyn pagewise_core::answer::Generator>> = match (generator, &args.generation_cache) {
+        (Some(g), Some(path)) => Some(Box::new(CachedGenerator::open(g, path)?)),
+        (g, _) => g,
+    };
     let options = AskOptions {
         evidence_tokens: args.evidence_tokens,
         first_token_within_s: args.first_token_within,

@@ -12,6 +12,7 @@ pub mod endpoint_args;
 pub mod eval_answers_cmd;
 pub mod eval_cmd;
 pub mod extract_cmd;
+pub mod generation_cache;
 pub mod index_cmd;
 pub mod models_cmd;
 pub mod network_log_cmd;

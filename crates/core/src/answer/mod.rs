@@ -50,7 +50,7 @@ pub use conversations::{ConversationSummary, Conversations, Turn, ANSWER_FORMAT}
 pub use endpoint_generator::EndpointGenerator;
 pub use evidence::{date_of, label, EvidencePage, EvidencePassage, EvidenceSet};
 pub use export::{provenance_csv, to_markdown, AnswerRecord};
-pub use generator::{ChatMessage, GenerationEvent, GenerationRequest, GenerationStats, Generator, ModelInfo, Prompt, Role};
+pub use generator::{ChatMessage, GenerationEvent, GenerationRequest, GenerationStats, Generator, ModelInfo, Prompt, Role, TokenStream};
 pub use guard::neutralised;
 pub use judge::{claim_supported, settle_unsure};
 pub use llama::{LlamaGenerator, LlamaSettings};
