@@ -25,7 +25,9 @@ describe("notices", () => {
     expect(noticeText({ code: "read_sections", sections: 4, documents: 2 })).toContain("4");
     expect(noticeText({ code: "abstained", why: { kind: "other_periods", period: "Q3 2026" } })).toContain("Q3 2026");
     expect(noticeText({ code: "abstained", why: { kind: "not_mentioned", name: "A100" } })).toContain("A100");
+    expect(noticeText({ code: "abstained", why: { kind: "other_subject", name: "Redis" } })).toContain("Redis");
     setLocale("en");
+    expect(noticeText({ code: "abstained", why: { kind: "other_subject", name: "harwood and lyle" } })).toContain("harwood and lyle");
     expect(noticeText({ code: "keyword_search", lang: "en" })).toBe("");
   });
 

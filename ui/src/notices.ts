@@ -22,6 +22,8 @@ function abstention(why: Abstention): string {
       return t("abstention.checked_other_periods");
     case "nothing_stated":
       return t("abstention.nothing_stated");
+    case "other_subject":
+      return t("abstention.other_subject", { name: why.name });
   }
 }
 

@@ -3,4 +3,4 @@
 /**
  * Why an answer abstained.
  */
-export type Abstention = { "kind": "no_passage" } | { "kind": "other_periods", period: string, } | { "kind": "not_mentioned", name: string, } | { "kind": "model_judged" } | { "kind": "other_kind" } | { "kind": "checked_other_periods" } | { "kind": "nothing_stated" };
+export type Abstention = { "kind": "no_passage" } | { "kind": "other_periods", period: string, } | { "kind": "not_mentioned", name: string, } | { "kind": "model_judged" } | { "kind": "other_kind" } | { "kind": "checked_other_periods" } | { "kind": "nothing_stated" } | { "kind": "other_subject", name: string, };

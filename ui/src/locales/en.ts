@@ -240,6 +240,7 @@ export const en = {
   "abstention.other_kind": "the sources name the subject, but no checked sentence gives the kind of value asked for",
   "abstention.checked_other_periods": "the checked sentences are about other periods than the one asked about",
   "abstention.nothing_stated": "neither the model nor the best source sentences state a value of the kind or period asked for",
+  "abstention.other_subject": "the sources name {name}, but the sentences that would answer are about other things",
   "libraryNotice.starting": "Starting…",
   "libraryNotice.rebuilding_for_new_version": "The index was built by another version of Pagewise: rebuilding it from your files.",
   "libraryNotice.model_changed": "The embedding model changed ({from} → {to}): re-embedding {passages} passages.",

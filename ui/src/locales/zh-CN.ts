@@ -242,6 +242,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "abstention.other_kind": "来源提到了这个主题，但没有经核对的句子给出所问类型的数值",
   "abstention.checked_other_periods": "经核对的句子说的是其他时期，而不是所问的时期",
   "abstention.nothing_stated": "模型和最相关的来源句子都没有给出所问类型或时期的数值",
+  "abstention.other_subject": "来源提到了 {name}，但能作答的句子说的是别的对象",
   "libraryNotice.starting": "正在启动…",
   "libraryNotice.rebuilding_for_new_version": "索引由另一版本的 Pagewise 建立：正在根据你的文件重建。",
   "libraryNotice.model_changed": "嵌入模型已更换（{from} → {to}）：正在重新嵌入 {passages} 个段落。",

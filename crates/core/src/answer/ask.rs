@@ -115,7 +115,7 @@ impl Asker<'_> {
             Draft::Quotes { note } => Ok((Checked::Quoted { sentences: quotes, note }, None, AttributionCounts::default())),
             Draft::Generated(generation) => {
                 let (sentences, counts) = self.check(query, &generation.raw, &gathered.evidence, &gathered.passage_vectors)?;
-                let checked = verdict::settle(query, sentences, quotes, self.options.never_abstain);
+                let checked = verdict::settle(query, sentences, quotes, &gathered.evidence, self.options.never_abstain);
                 Ok((checked, Some(generation), counts))
             }
         }

@@ -10,7 +10,8 @@ use regex::Regex;
 
 use super::attribute::{Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
-use super::facts::{amounts, periods, Family, Period};
+use super::facts::table::header_family;
+use super::facts::{amounts, periods, Amount, Family, Period};
 use crate::text::cached_regex as re;
 
 /// The kind of value a question wants.
@@ -51,7 +52,7 @@ pub fn wanted(question: &str) -> Option<Want> {
     let q = question.to_lowercase();
     // "How much did revenue grow?" is answered by an amount or a percentage alike.
     let change = re(&CHANGE, r"\b(?:grow|grew|growth|increase[ds]?|decrease[ds]?|change[ds]?|rise|rose|fall|fell|decline[ds]?|drop(?:ped)?)\b|增长|下降|变化|增加|减少").is_match(&q);
-    if re(&PERCENT, r"\bpercent(?:age)?s?\b|\bwhat share\b|\bproportion\b|\bmargin\b|%|百分之|百分比|占比|比例|比率|利润率|增长率").is_match(&q) {
+    if re(&PERCENT, r"\bpercent(?:age)?s?\b|\bwhat share\b|\bproportion\b|\bmargin\b|\b(?:hit|error|success|failure|conversion|interest|tax|churn) rates?\b|\baccuracy\b|\buptime\b|\butili[sz]ation\b|%|百分之|百分比|占比|比例|比率|利润率|增长率|命中率|准确率|召回率|错误率|成功率|失败率|通过率|遵循率|转化率|利用率|占用率|使用率").is_match(&q) {
         return (!change || q.contains("percent") || q.contains('%') || q.contains("百分")).then_some(Want::Percent);
     }
     if re(&DATE, r"\bwhen\b|\bwhat (?:year|date|day|month)\b|\bwhich (?:year|date|day|month)\b|什么时候|哪一?年|哪天|何时|几月|几号|哪一天").is_match(&q) {
@@ -86,7 +87,7 @@ pub fn wanted(question: &str) -> Option<Want> {
     }
     if re(
         &MONEY,
-        r"\bhow much\b.*\b(?:cost|pay|paid|spend|spent|charge|earn|worth|price)|\b(?:cost|price|fee|revenue|sales|income|profit|capex|capital expenditures?|expenditures?|budget|salary|dividends?|cash|debt|usd|dollars|pounds|euros)\b|\$|\bin (?:usd )?(?:millions|billions|thousands)\b|多少钱|金额|收入|营收|成本|费用|价格|工资|薪资|预算",
+        r"\bhow much\b.*\b(?:cost|pay|paid|spend|spent|charge|earn|worth|price)|\b(?:cost|price|fees?|revenue|sales|income|profit|capex|capital expenditures?|expenditures?|budget|salary|salaries|wages?|pays?|paid|premium|rent|dividends?|cash|debt|usd|dollars|pounds|euros)\b|\$|\bin (?:usd )?(?:millions|billions|thousands)\b|多少钱|金额|收入|营收|成本|费用|价格|工资|薪资|预算",
     )
     .is_match(&q)
     {
@@ -139,21 +140,54 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
         let kind_ok = match want {
             None => true,
             Some(Want::Date) => !periods(&quote.text).is_empty(),
-            Some(w) => amounts(&quote.text, None).iter().filter(|a| !numbers_a_section(&quote.text, a) && !small_count_for(w, a)).any(|a| w.accepts(a.family)),
+            Some(w) => figures(&quote.text).iter().filter(|a| !numbers_a_section(&quote.text, a) && !counts_things(w, a, &quote.text)).any(|a| w.accepts(a.family)),
         };
         period_ok && kind_ok
     })
 }
 
-/// Whether a bare whole number under 100 ("three further sites", "5倍") stands for an amount of
-/// money, a duration or a measure: a source writes those with their unit or scale ("£120,000",
-/// "30 days", "500 kWh"); small bare numbers count things.
-fn small_count_for(want: Want, amount: &super::facts::Amount) -> bool {
-    matches!(want, Want::Money | Want::Duration | Want::Measure(_))
-        && amount.family == Family::Plain
-        && !amount.scaled
-        && amount.decimals == 0
-        && amount.value.abs() < 100.0
+/// The figures of a sentence as amounts; a table row as the reader sees it ("Riverside |
+/// Sites: 9 | Capacity (kW): 960") gives each cell's figure the unit of its header.
+fn figures(text: &str) -> Vec<Amount> {
+    if !text.contains(" | ") {
+        return amounts(text, None);
+    }
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for cell in text.split(" | ") {
+        let (header, value_at) = match cell.rfind(": ") {
+            Some(i) => (&cell[..i], i + 2),
+            None => ("", 0),
+        };
+        let family = header_family(header);
+        for mut a in amounts(&cell[value_at..], None) {
+            if a.family == Family::Plain {
+                a.family = family.unwrap_or(Family::Plain);
+            }
+            a.span = a.span.start + offset + value_at..a.span.end + offset + value_at;
+            out.push(a);
+        }
+        offset += cell.len() + " | ".len();
+    }
+    out
+}
+
+/// Whether a bare number counts things rather than stating an amount of money, a duration or
+/// a measure, which a source writes with their unit or scale ("£120,000", "30 days", "500
+/// kWh"): a small whole number ("three further sites", "5倍"), a number followed by what it
+/// counts ("1,150 pupils"), or a year ("from 2026").
+fn counts_things(want: Want, amount: &Amount, text: &str) -> bool {
+    if !matches!(want, Want::Money | Want::Duration | Want::Measure(_)) || amount.family != Family::Plain {
+        return false;
+    }
+    let small = !amount.scaled && amount.decimals == 0 && amount.value.abs() < 100.0;
+    let written = &text[amount.span.clone()];
+    let year = !amount.scaled && amount.decimals == 0 && (1900.0..=2100.0).contains(&amount.value) && !written.contains(',');
+    // "1,150 pupils", or a Chinese measure word: "10万条", "17所", "3.8倍".
+    let after = &text[amount.span.end..];
+    let counted = after.strip_prefix(' ').is_some_and(|rest| rest.starts_with(|c: char| c.is_lowercase()))
+        || after.starts_with(['条', '个', '人', '家', '位', '名', '次', '台', '项', '种', '篇', '份', '所', '倍', '款', '张', '页', '行', '句', '段', '组', '块']);
+    small || year || counted
 }
 
 /// Whether a figure is the number of the section a sentence opens ("3.2 Embedding 模型选型",
@@ -205,6 +239,11 @@ mod tests {
         assert_eq!(wanted("how long do we keep logs"), Some(Want::Duration));
         assert_eq!(wanted("when did the pilot start"), Some(Want::Date));
         assert_eq!(wanted("错误率降到了百分之多少"), Some(Want::Percent));
+        assert_eq!(wanted("Redis 缓存的命中率大概多少？"), Some(Want::Percent));
+        assert_eq!(wanted("what interest rate will members get"), Some(Want::Percent));
+        assert_eq!(wanted("what's the mileage rate"), None, "a rate of what is not said");
+        assert_eq!(wanted("how much is our yearly insurance premium?"), Some(Want::Money));
+        assert_eq!(wanted("what's the general manager paid"), Some(Want::Money));
         assert_eq!(wanted("who chairs the board"), None);
         assert_eq!(wanted("how much did revenue grow in 2023"), None, "an amount or a percentage");
     }
@@ -262,6 +301,15 @@ mod tests {
         assert!(!quotes_answer("how much did the kettlewick battery cost in total", &sites), "three sites are no price");
         assert!(quotes_answer("how many sites will get batteries", &sites));
         assert!(quotes_answer("how much does the battery cost", &[quote("The battery cost 120,000.")]));
+        let row = [quote("Riverside | Sites: 9 | Capacity (kW): 960 | Output 2024 (MWh): 874")];
+        assert!(!quotes_answer("how much income did we lose at riverside", &row), "kW and MWh are no money");
+        assert!(quotes_answer("how many MWh did riverside produce in 2024", &row));
+        let pupils = [quote("The schools programme reached 1,150 pupils, with visits to the Fenwick array from 2026.")];
+        assert!(!quotes_answer("how many MWh did the fenwick array generate", &pupils), "pupils and a year are no energy");
+        assert!(quotes_answer("how many pupils did the programme reach", &pupils));
+        let lines = [quote("前者召回率仅高2.3%，而推理延迟高3.8倍，我测试了10万条客服问答。")];
+        assert!(!quotes_answer("推理一次要多少毫秒？", &lines), "times and things counted are no duration");
+        assert!(quotes_answer("推理一次要多少毫秒？", &[quote("单次推理约45毫秒。")]));
     }
 
     #[test]

@@ -56,6 +56,11 @@ pub fn named_identifiers(question: &str) -> Vec<String> {
             out.push(token.to_string());
         }
     }
+    for name in latin_names_in_cjk(question) {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
     for m in re(&NUMBER, r"\d[\d,]*(?:\.\d+)?").find_iter(question) {
         let before = question[..m.start()].chars().next_back();
         let after = question[m.end()..].trim_start();
@@ -69,6 +74,23 @@ pub fn named_identifiers(question: &str) -> Vec<String> {
         out.push(m.as_str().to_string());
     }
     out
+}
+
+/// In a Chinese (or Japanese) question, a Latin-script word of three letters or more written
+/// with a capital ("Milvus", "ColBERT", "HNSW", "LangChain") is the name of a product or a
+/// method: the question asks about that thing. Lower-case words ("bug", "overlap") are
+/// borrowed common words the sources may say in Chinese.
+fn latin_names_in_cjk(question: &str) -> impl Iterator<Item = String> + '_ {
+    static LATIN: OnceLock<Regex> = OnceLock::new();
+    let cjk = question.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{3040}'..='\u{30ff}').contains(&c));
+    re(&LATIN, r"[A-Za-z][A-Za-z]*(?:[-_.][A-Za-z0-9]+)*")
+        .find_iter(question)
+        .filter(move |m| {
+            let token = m.as_str();
+            let glued = question[..m.start()].ends_with(|c: char| c.is_ascii_alphanumeric()) || question[m.end()..].starts_with(|c: char| c.is_ascii_digit());
+            cjk && !glued && token.chars().filter(char::is_ascii_alphabetic).count() >= 3 && token.chars().any(|c| c.is_ascii_uppercase())
+        })
+        .map(|m| m.as_str().to_string())
 }
 
 /// What the evidence writes, squashed: each word, the parts of a hyphenated or dotted one
@@ -115,8 +137,8 @@ mod tests {
 
     #[test]
     fn identifiers_are_names_with_digits_and_exact_figures_but_not_periods() {
-        assert_eq!(named_identifiers("BGE-M3 在 A100 上能跑到多少 QPS？"), vec!["BGE-M3", "A100"]);
-        assert_eq!(named_identifiers("RAG 管道在 1000 并发下 P95 延迟能压到多少？"), vec!["P95", "1000"]);
+        assert_eq!(named_identifiers("BGE-M3 在 A100 上能跑到多少 QPS？"), vec!["BGE-M3", "A100", "QPS"]);
+        assert_eq!(named_identifiers("RAG 管道在 1000 并发下 P95 延迟能压到多少？"), vec!["P95", "RAG", "1000"]);
         assert!(named_identifiers("how much co2 did the panels save last year?").is_empty(), "a formula");
         assert!(named_identifiers("got paged at 3am, can i come in late tomorrow?").is_empty(), "a time of day");
         assert_eq!(named_identifiers("is Qwen2-7B or GPT-4 faster"), vec!["Qwen2-7B", "GPT-4"]);
@@ -126,6 +148,15 @@ mod tests {
         assert!(named_identifiers("Are there categories that represent more than 20% of revenue?").is_empty());
         assert!(named_identifiers("what happens after 3 failed logins, and what costs $120?").is_empty());
         assert_eq!(named_identifiers("when are we upgrading to postgres 17?"), vec!["17"]);
+    }
+
+    #[test]
+    fn capitalised_latin_words_in_a_chinese_question_are_names() {
+        assert_eq!(named_identifiers("Milvus 和 Pinecone 哪个向量库更快？"), vec!["Milvus", "Pinecone"]);
+        assert_eq!(named_identifiers("ColBERT 跟 BGE-M3 比中文检索效果谁好？"), vec!["BGE-M3", "ColBERT"]);
+        assert!(named_identifiers("transformers 升级出 bug 那回，回滚用了多长时间？").is_empty(), "lower-case words are common words");
+        assert!(named_identifiers("Which vendor did Milvus pick?").is_empty(), "an English question's capitals are not judged here");
+        assert!(named_identifiers("跑 7B 模型要多大显存？").is_empty());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub(crate) mod abstain;
 pub(crate) mod answerability;
 pub(crate) mod asked;
+pub(crate) mod asked_names;
 pub(crate) mod ask;
 mod asker;
 pub(crate) mod attribute;

@@ -61,6 +61,9 @@ pub enum Abstention {
     CheckedOtherPeriods,
     /// Neither the model nor the best source sentences state a value of the asked kind or period.
     NothingStated,
+    /// The question names something the sources name too, but the sentences that would answer
+    /// are about other things.
+    OtherSubject { name: String },
 }
 
 impl Abstention {
@@ -75,6 +78,7 @@ impl Abstention {
             Abstention::NothingStated => {
                 "neither the model nor the best source sentences state a value of the kind or period asked for".into()
             }
+            Abstention::OtherSubject { name } => format!("the sources name {name}, but the sentences that would answer are about other things"),
         }
     }
 }

@@ -5,7 +5,8 @@
 use super::abstain::{self, RetrievalSignals};
 use super::asker::Asker;
 use super::asked;
-use super::attribute::{Sentence, SentenceStatus};
+use super::asked_names;
+use super::attribute::{Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::identifiers;
 use super::facts::Reason;
@@ -91,7 +92,7 @@ impl Asker<'_> {
 
 /// What of the model's checked sentences is shown, given the question and the evidence
 /// sentences that best match it (`quotes`).
-pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sentence>, never_abstain: bool) -> Checked {
+pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sentence>, evidence: &EvidenceSet, never_abstain: bool) -> Checked {
     let sentences = without_repeats(sentences);
     let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
     let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
@@ -117,6 +118,30 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     if supported == 0 && !never_abstain && !asked::quotes_answer(question, &quotes) {
         return Checked::abstained(Abstention::NothingStated);
     }
+    // The question names things the evidence writes as names ("harwood and lyle", "redis"):
+    // what is shown must be about one of them (the sentence, its document's title or its
+    // section names it). Figures about another site, product or person answer another question.
+    // Each name the question gives is named by one of them ("harwood and lyle": both).
+    let names = asked_names::asked_names(question, evidence);
+    if !never_abstain && !names.is_empty() {
+        let answering: Vec<&Sentence> = if supported > 0 {
+            sentences.iter().filter(|s| !s.citations.is_empty()).collect()
+        } else {
+            quotes.iter().filter(|q| asked::quotes_answer(question, std::slice::from_ref(*q))).collect()
+        };
+        // A source sentence names a thing itself; the model's sentence only by what it cites:
+        // "the riverside club pays 14 pence per kWh", citing the school's price, is no answer.
+        let mut named: Vec<&str> = Vec::new();
+        for s in answering {
+            if supported == 0 {
+                named.extend(names.named_by(&s.text));
+            }
+            named.extend(names.named_by(&quote_context(s, evidence)));
+        }
+        if names.words.iter().any(|w| !named.contains(&w.as_str())) {
+            return Checked::abstained(Abstention::OtherSubject { name: names.phrase });
+        }
+    }
     if supported == 0 {
         let model_said = sentences.into_iter().filter(|s| s.status == SentenceStatus::Unsupported);
         let note = if said_not_covered { Notice::ModelFoundNothing } else { Notice::NothingMatched };
@@ -131,6 +156,56 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     shown.sort_by_key(|s| s.status == SentenceStatus::Unsupported);
     let ordered = without_repeats(quotes.into_iter().chain(shown).collect());
     Checked::Generated { sentences: ordered, note: Some(Notice::SourcesFirst) }
+}
+
+/// What a sentence's place says about it: the titles, file names and organisations of the
+/// documents it cites, the section headings of the passages it cites and the text leading up
+/// to it there. A passage about one thing need not repeat its name in each sentence ("准确率从
+/// 64% 提到 91%" after a sentence about a risk agent).
+fn quote_context(quote: &Sentence, evidence: &EvidenceSet) -> String {
+    let mut context = String::new();
+    for c in &quote.citations {
+        context.push_str(&c.doc_title);
+        context.push('\n');
+        // Filings are titled "UNITED STATES" (their cover page); the company is the document's
+        // organisation and in its file name.
+        context.push_str(&c.doc_path.file_name().map(|n| n.to_string_lossy().replace(['_', '-'], " ")).unwrap_or_default());
+        context.push('\n');
+        for page in evidence.pages.iter().filter(|page| page.passages.iter().any(|p| p.chunk_id == c.chunk_id)) {
+            if let Some(facets) = &page.facets {
+                context.push_str(facets.organisation.as_deref().unwrap_or_default());
+                context.push('\n');
+                context.push_str(&facets.aliases.join("\n"));
+                context.push('\n');
+            }
+            for p in page.passages.iter().filter(|p| p.chunk_id == c.chunk_id) {
+                context.push_str(&p.heading_path.join("\n"));
+                context.push('\n');
+                context.push_str(lead_up(p, c));
+                context.push('\n');
+            }
+        }
+    }
+    context
+}
+
+/// The cited text with what comes just before it in the passage (about two sentences): where
+/// a passage names what it is about ("风控 Agent 换成 RAG 以后…"), not what the rest of a long
+/// passage goes on to.
+fn lead_up<'a>(passage: &'a super::evidence::EvidencePassage, citation: &Citation) -> &'a str {
+    const BEFORE: usize = 300;
+    let text = passage.text.as_str();
+    let Some(end) = citation.span.byte_end.checked_sub(passage.span.byte_start) else { return "" };
+    let end = floor_boundary(text, end.min(text.len()));
+    let start = floor_boundary(text, end.saturating_sub(citation.span.byte_end - citation.span.byte_start.min(citation.span.byte_end)).saturating_sub(BEFORE));
+    &text[start..end]
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while at > 0 && !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// Each sentence once: a later sentence that repeats an earlier one is dropped.
@@ -164,12 +239,12 @@ mod tests {
     fn supported_sentences_are_shown_once_and_unchecked_ones_after_the_sources() {
         let quote = cited("Capital expenditure was $471 million in 2023.");
         let model = vec![cited("Capital spending was $471 million."), cited("Capital spending was $471 million.")];
-        match settle("what was capital expenditure in 2023", model, vec![quote.clone()], false) {
+        match settle("what was capital expenditure in 2023", model, vec![quote.clone()], &EvidenceSet::default(), false) {
             Checked::Generated { sentences, note: None } => assert_eq!(texts(&sentences), vec!["Capital spending was $471 million."]),
             other => panic!("{other:?}"),
         }
         let mixed = vec![flagged("It was approved by the board.", None), cited("Capital spending was $471 million.")];
-        match settle("what was capital expenditure in 2023", mixed, vec![quote], false) {
+        match settle("what was capital expenditure in 2023", mixed, vec![quote], &EvidenceSet::default(), false) {
             Checked::Generated { sentences, note: Some(note) } => {
                 assert_eq!(
                     texts(&sentences),
@@ -185,14 +260,68 @@ mod tests {
     fn a_percentage_for_an_amount_abstains_with_the_near_miss_unless_told_never_to() {
         let question = "What was capital expenditure in 2023, in USD millions?";
         let model = vec![cited("About 38% of capital spending was in the United States."), flagged("It rose.", Some(Reason::Direction))];
-        match settle(question, model.clone(), Vec::new(), false) {
+        match settle(question, model.clone(), Vec::new(), &EvidenceSet::default(), false) {
             Checked::Abstained { why, near_miss } => {
                 assert_eq!(why, Abstention::OtherKind);
                 assert_eq!(near_miss, Some(Reason::Direction));
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(settle(question, model, Vec::new(), true), Checked::Generated { .. }));
+        assert!(matches!(settle(question, model, Vec::new(), &EvidenceSet::default(), true), Checked::Generated { .. }));
+    }
+
+    /// One page, one passage starting at byte 0 of the page.
+    fn evidence_of(text: &str) -> EvidenceSet {
+        use crate::answer::evidence::{EvidencePage, EvidencePassage};
+        use crate::span::Span;
+        let passage = EvidencePassage { chunk_id: 1, span: Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 };
+        EvidenceSet {
+            pages: vec![EvidencePage {
+                label: "Doc1_p1".into(),
+                doc_handle: 1,
+                doc_id: 1,
+                doc_path: "/d/report.pdf".into(),
+                doc_title: "Annual report".into(),
+                page: 1,
+                modified: String::new(),
+                passages: vec![passage],
+                score: 1.0,
+                also_in: vec![],
+                facets: None,
+            }],
+        }
+    }
+
+    /// The model's sentence, citing `quote` of `passage`.
+    fn citing(text: &str, passage: &str, quote: &str) -> Sentence {
+        let mut s = cited(text);
+        let start = passage.find(quote).unwrap();
+        s.citations[0].span.byte_start = start;
+        s.citations[0].span.byte_end = start + quote.len();
+        s.citations[0].quote = quote.into();
+        s
+    }
+
+    #[test]
+    fn an_answer_must_be_about_what_the_question_names() {
+        let passage = "The largest new array is on Fenwick Primary School. The school buys its power at 14 pence per kWh. \
+            Elsewhere, an outage lasted eleven days at the Riverside bowls club after a faulty isolator was found.";
+        let evidence = evidence_of(passage);
+        let question = "what does the riverside bowls club pay per unit";
+        // The model names the club; the passage it cites before the price does not.
+        let model = vec![citing("The Riverside bowls club pays 14 pence per kWh.", passage, "The school buys its power at 14 pence per kWh.")];
+        match settle(question, model, Vec::new(), &evidence, false) {
+            Checked::Abstained { why: Abstention::OtherSubject { name }, .. } => assert_eq!(name, "riverside"),
+            other => panic!("{other:?}"),
+        }
+        let school = vec![citing("Fenwick Primary School pays 14 pence per kWh.", passage, "The school buys its power at 14 pence per kWh.")];
+        assert!(matches!(settle("what does the fenwick school pay per unit", school, Vec::new(), &evidence, false), Checked::Generated { .. }));
+        // Source sentences shown in place of an answer name it themselves, with a figure of the asked kind.
+        let quote = |text: &str| Sentence::new(text.into(), SentenceStatus::Quote, citing(text, passage, text).citations);
+        let said = vec![flagged("The club pays a fixed price.", None)];
+        let quotes = vec![quote("The school buys its power at 14 pence per kWh.")];
+        assert!(matches!(settle(question, said.clone(), quotes, &evidence, false), Checked::Abstained { why: Abstention::OtherSubject { .. }, .. }));
+        assert!(matches!(settle(question, said, Vec::new(), &evidence, true), Checked::Quoted { .. } | Checked::Generated { .. }), "unless told never to abstain");
     }
 
     #[test]
@@ -200,7 +329,7 @@ mod tests {
         let question = "how many members does the cooperative have";
         let model = vec![flagged("The cooperative has many members.", None)];
         let answering = vec![cited("The cooperative had 1,240 members at the end of 2024.")];
-        match settle(question, model.clone(), answering, false) {
+        match settle(question, model.clone(), answering, &EvidenceSet::default(), false) {
             Checked::Quoted { sentences, note } => {
                 assert_eq!(texts(&sentences), vec!["The cooperative had 1,240 members at the end of 2024.", "The cooperative has many members."]);
                 assert_eq!(note, Notice::NothingMatched);
@@ -208,6 +337,6 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let silent = vec![cited("The cooperative was founded by residents of the valley.")];
-        assert!(matches!(settle(question, model, silent, false), Checked::Abstained { why: Abstention::NothingStated, near_miss: None }));
+        assert!(matches!(settle(question, model, silent, &EvidenceSet::default(), false), Checked::Abstained { why: Abstention::NothingStated, near_miss: None }));
     }
 }
