@@ -83,7 +83,7 @@ pub fn run(ctx: &CommandContext, args: EvalArgs) -> Result<i32> {
         return Ok(0);
     }
     if args.stages {
-        return stages(&engine, &questions, args.k, &base, args.json);
+        return stages(&engine, &questions, args.k, &base, args.json, args.out.as_deref());
     }
     let modes = [SearchMode::Lexical, SearchMode::Vector, SearchMode::Hybrid];
     let report = evaluate(&engine, &questions, args.k, &modes, &base)?;
@@ -106,21 +106,30 @@ pub fn run(ctx: &CommandContext, args: EvalArgs) -> Result<i32> {
 
 fn print_header(first: &str) {
     println!(
-        "{first:<14} {:>9} {:>9} {:>10} {:>8} {:>10} {:>10} {:>8} {:>8}",
-        "recall@1", "recall@5", "recall@10", "MRR@10", "routing@1", "1st doc", "p50 ms", "p95 ms"
+        "{first:<14} {:>9} {:>9} {:>10} {:>8} {:>10} {:>10} {:>8} {:>9} {:>8} {:>8}",
+        "recall@1", "recall@5", "recall@10", "MRR@10", "routing@1", "1st doc", "file@5", "passage@5", "p50 ms", "p95 ms"
     );
 }
 
 fn print_row(name: &str, m: &ModeScores) {
     println!(
-        "{name:<14} {:>9.3} {:>9.3} {:>10.3} {:>8.3} {:>10.3} {:>10.3} {:>8.1} {:>8.1}",
-        m.recall_at_1, m.recall_at_5, m.recall_at_10, m.mrr_at_10, m.routing_at_1, m.first_hit_document, m.latency_ms_p50, m.latency_ms_p95
+        "{name:<14} {:>9.3} {:>9.3} {:>10.3} {:>8.3} {:>10.3} {:>10.3} {:>8.3} {:>9.3} {:>8.1} {:>8.1}",
+        m.recall_at_1,
+        m.recall_at_5,
+        m.recall_at_10,
+        m.mrr_at_10,
+        m.routing_at_1,
+        m.first_hit_document,
+        m.file_at_5,
+        m.passage_at_5,
+        m.latency_ms_p50,
+        m.latency_ms_p95
     );
 }
 
 /// Hybrid search with every stage, then without each one, then with none: what each stage
-/// adds on this library.
-fn stages(engine: &Reader, questions: &[Question], k: usize, base: &SearchParams, json: bool) -> Result<i32> {
+/// adds on this library. `out` receives each configuration's per-question ranks.
+fn stages(engine: &Reader, questions: &[Question], k: usize, base: &SearchParams, json: bool, out: Option<&std::path::Path>) -> Result<i32> {
     let configs: Vec<(&str, SearchParams)> = vec![
         ("all stages", base.clone()),
         ("no reranking", SearchParams { rerank: false, ..base.clone() }),
@@ -139,7 +148,10 @@ fn stages(engine: &Reader, questions: &[Question], k: usize, base: &SearchParams
         if !json {
             print_row(name, &m);
         }
-        rows.push(serde_json::json!({ "stages": name, "scores": m }));
+        rows.push(serde_json::json!({ "stages": name, "scores": m, "per_question": report.per_question }));
+    }
+    if let Some(path) = out {
+        std::fs::write(path, serde_json::to_string_pretty(&rows)?)?;
     }
     if json {
         println!("{}", serde_json::json!({ "k": k, "questions": questions.len(), "stages": rows }));
