@@ -25,6 +25,8 @@ pub enum Want {
     /// A measure in the unit the question names ("power rating in kW", "how many MWh"): a
     /// figure of another family (kWh for kW) answers another question.
     Measure(Family),
+    /// A figure of any kind: "how big", "多少", "多大" without a unit or measure word.
+    Figure,
 }
 
 impl Want {
@@ -37,6 +39,7 @@ impl Want {
             Want::Duration => matches!(family, Family::Time | Family::Plain),
             Want::Date => false,
             Want::Measure(wanted) => family == wanted || family == Family::Plain,
+            Want::Figure => true,
         }
     }
 }
@@ -82,8 +85,10 @@ pub fn wanted(question: &str) -> Option<Want> {
     if re(&COUNT, r"\bhow many\b|\bnumber of\b|多少(?:个|人|家|位|名|次|台|条|项|种|款|篇)|几(?:个|人|家|位|名|次|台|条|项|种)").is_match(&q) {
         return Some(Want::Count);
     }
+    static FIGURE: OnceLock<Regex> = OnceLock::new();
+    let figure = re(&FIGURE, r"\bhow (?:big|large|high|fast|old|far|heavy|wide|tall|deep|small|low)\b|多少|多大|多长|多高|多重|多快|多远|多低|多小").is_match(&q);
     if change {
-        return None;
+        return figure.then_some(Want::Figure);
     }
     if re(
         &MONEY,
@@ -93,7 +98,7 @@ pub fn wanted(question: &str) -> Option<Want> {
     {
         return Some(Want::Money);
     }
-    None
+    figure.then_some(Want::Figure)
 }
 
 /// Whether the checked sentences answer with figures, none of the wanted kind: "38% of
@@ -105,6 +110,69 @@ pub fn gives_other_kind(want: Want, sentences: &[Sentence]) -> bool {
     }
     let figures: Vec<Family> = supported(sentences).flat_map(|s| amounts(&s.text, None)).map(|a| a.family).collect();
     !figures.is_empty() && !figures.iter().any(|f| want.accepts(*f))
+}
+
+/// Whether the checked sentences hold no value that could answer: no figure but those the
+/// question itself states ("kept at full resolution for 15 days" for "how long are they kept
+/// after the 15 days"), and for a count, an amount or a measure no words that answer without a
+/// figure ("only one", "none", "free"). "The cooperative owns installations on schools …" does
+/// not answer "how many panels does it own". A duration may be answered in words ("monthly",
+/// "until the next release"), so it is judged only by its figures.
+pub fn lacks_asked_value(question: &str, want: Want, sentences: &[Sentence]) -> bool {
+    if want == Want::Date {
+        return false;
+    }
+    let echoes = echoes_of(question);
+    let mut any_figure = false;
+    for sentence in supported(sentences) {
+        let found = amounts(&sentence.text, None);
+        any_figure |= !found.is_empty();
+        if found.iter().any(|a| !echoes(a)) || (want != Want::Duration && answers_in_words(&sentence.text)) {
+            return false;
+        }
+    }
+    want != Want::Duration || any_figure
+}
+
+/// Whether an English question asks who, and the checked sentences name no one but whom the
+/// question names: "Helen Marsh has chaired the board since 2019" does not answer "who chaired
+/// the board before Helen Marsh". A name is a capitalised word that is no common word.
+pub fn names_only_the_asked(question: &str, sentences: &[Sentence]) -> bool {
+    static WHO: OnceLock<Regex> = OnceLock::new();
+    static NAME: OnceLock<Regex> = OnceLock::new();
+    if !re(&WHO, r"(?i)^\s*(?:who|whom|who's|who’s|whos)\b|(?:,|;|\band)\s*(?:who|whom)\b").is_match(question) {
+        return false;
+    }
+    let asked: std::collections::HashSet<String> = crate::text::content_terms(question).into_iter().collect();
+    let mut any = false;
+    for sentence in supported(sentences) {
+        any = true;
+        for name in re(&NAME, r"\b\p{Lu}[\p{L}'’\-]*").find_iter(&sentence.text) {
+            let word = name.as_str().trim_end_matches(['\'', '’', '-']).to_lowercase();
+            let word = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s")).unwrap_or(&word).to_string();
+            if word.chars().count() > 1 && !crate::text::is_stopword(&word) && !asked.contains(&word) {
+                return false;
+            }
+        }
+    }
+    any
+}
+
+/// Whether a figure is one the question itself states: repeating it answers nothing.
+fn echoes_of(question: &str) -> impl Fn(&Amount) -> bool {
+    let asked: Vec<f64> = amounts(question, None).into_iter().map(|a| a.value).collect();
+    move |a: &Amount| asked.iter().any(|v| (v - a.value).abs() <= 1e-9 * v.abs().max(1.0))
+}
+
+/// Words that answer a count, an amount or a measure without a figure: one, none, no, free,
+/// 唯一, 不, 免费 (Chinese numerals that count are figures already).
+fn answers_in_words(text: &str) -> bool {
+    static WORDS: OnceLock<Regex> = OnceLock::new();
+    re(
+        &WORDS,
+        r"(?i)\b(?:one|once|single|both|all|every|each|none|no|zero|neither|nor|never|not|nothing|free|unlimited|any|several|few|many)\b|n't|唯一|一个|单个|零|不|没|无|免费",
+    )
+    .is_match(text)
 }
 
 /// Whether the question names a period (a year, quarter, date) and the checked sentences name
@@ -120,7 +188,9 @@ pub fn gives_other_period(question: &str, sentences: &[Sentence]) -> bool {
 /// state what was asked: one of them holds a value of the wanted kind, when the question says
 /// which, and names the asked period (itself or by its document's title), when the question
 /// names one. "Turnover: 1.38 million pounds (2023: 1.21 million pounds)" does not answer
-/// "turnover in 2022"; "premium rose by 18 percent" does not answer "how much is the premium".
+/// "turnover in 2022"; "premium rose by 18 percent" does not answer "how much is the premium";
+/// a figure the question states ("kept for 15 days" for "how long after the 15 days") answers
+/// nothing.
 pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
     let asked: Vec<Period> = periods(question).into_iter().map(|(p, _)| p).collect();
     // A value to be computed (an average, a ratio, a margin) is not stated in the sources:
@@ -131,6 +201,7 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
     if quotes.is_empty() || (asked.is_empty() && want.is_none()) {
         return true;
     }
+    let echoes = echoes_of(question);
     quotes.iter().any(|quote| {
         let titles: Vec<&str> = quote.citations.iter().map(|c| c.doc_title.as_str()).collect();
         let named: Vec<Period> = periods(&quote.text).into_iter().chain(titles.iter().flat_map(|t| periods(t))).map(|(p, _)| p).collect();
@@ -140,7 +211,10 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
         let kind_ok = match want {
             None => true,
             Some(Want::Date) => !periods(&quote.text).is_empty(),
-            Some(w) => figures(&quote.text).iter().filter(|a| !numbers_a_section(&quote.text, a) && !counts_things(w, a, &quote.text)).any(|a| w.accepts(a.family)),
+            Some(w) => figures(&quote.text)
+                .iter()
+                .filter(|a| !numbers_a_section(&quote.text, a) && !counts_things(w, a, &quote.text) && !echoes(a))
+                .any(|a| w.accepts(a.family)),
         };
         period_ok && kind_ok
     })
@@ -260,6 +334,38 @@ mod tests {
         assert!(gives_other_kind(Want::Money, &[sentence("About 38% of capital spending was in the United States.")]));
         assert!(!gives_other_kind(Want::Money, &[sentence("Capital spending rose in every region.")]), "words are not judged");
         assert!(!gives_other_kind(Want::Date, &[sentence("The last ferry leaves at 21:40.")]));
+    }
+
+    #[test]
+    fn an_answer_without_the_asked_value_does_not_answer() {
+        let description = [sentence("The cooperative owns and operates community solar installations on schools and farm buildings.")];
+        assert!(lacks_asked_value("how many solar panels does the coop own", Want::Count, &description));
+        assert!(!lacks_asked_value("how many solar panels does the coop own", Want::Count, &[sentence("It owns 4,212 panels.")]));
+        assert!(!lacks_asked_value("how many receivers can a channel have", Want::Count, &[sentence("A channel has only one receiver.")]), "an answer in words");
+        assert!(!lacks_asked_value("how much is the joining fee", Want::Money, &[sentence("Joining is free for residents.")]));
+        // The question's own figure, repeated, answers nothing; another figure does.
+        let echo = [sentence("Metrics are kept at full resolution for 15 days.")];
+        assert!(lacks_asked_value("how long are downsampled metrics kept after the 15 days?", Want::Duration, &echo));
+        assert!(!lacks_asked_value("how long are metrics kept?", Want::Duration, &echo));
+        assert!(!lacks_asked_value("how long are metrics kept?", Want::Duration, &[sentence("Metrics are kept until the next release.")]), "a duration in words");
+        assert!(!lacks_asked_value("when did the pilot start", Want::Date, &description), "dates are judged by period");
+        assert_eq!(wanted("chunk 之间的 overlap 设多大比较合适？"), Some(Want::Figure));
+        assert_eq!(wanted("宁德时代 2023 年 Q4 电池出货量环比到底变了多少？"), Some(Want::Figure), "a change of any kind");
+        assert_eq!(wanted("how big is the preallocated buffer pool"), Some(Want::Figure));
+        let example = [sentence("结果用户问“宁德时代2023年Q4电池出货量环比变化”返回的片段全是关于股权结构变动的内容。")];
+        assert!(lacks_asked_value("宁德时代 2023 年 Q4 电池出货量环比到底变了多少？", Want::Figure, &example));
+        assert!(!lacks_asked_value("召回率提升了多少？", Want::Figure, &[sentence("召回率从 62% 提升到 89%。")]));
+        assert!(!lacks_asked_value("团队有多少人？", Want::Figure, &[sentence("团队一共十二人。")]), "a Chinese numeral that counts");
+    }
+
+    #[test]
+    fn who_is_not_answered_by_the_name_the_question_gives() {
+        let same = [sentence("Helen Marsh has chaired the board since 2019.")];
+        assert!(names_only_the_asked("who chaired the coop board before helen marsh?", &same));
+        assert!(!names_only_the_asked("who chairs the coop board?", &same));
+        assert!(!names_only_the_asked("who chaired the board before Helen Marsh", &[sentence("Before Helen Marsh, Tom Avery chaired the board.")]));
+        assert!(!names_only_the_asked("which tests match the title filter", &same), "not a who-question");
+        assert!(!names_only_the_asked("with the test runner, how do I run tests whose title matches", &same), "whose is no who");
     }
 
     #[test]

@@ -131,6 +131,48 @@ pub fn unmentioned_identifier(question: &str, evidence: &EvidenceSet) -> Option<
     named.into_iter().find(|name| !written.contains(&squash(name)))
 }
 
+/// In an English question, a capitalised word inside the question that owns something
+/// ("What was Target's comparable sales growth?") names a company, a person or a product. When
+/// no evidence passage, heading, title or file name writes it with its capital, the passages
+/// are about others (a retailer's filing says "target" only as a common word), and whatever the
+/// model drafts from them answers for someone else.
+pub fn unmentioned_owner(question: &str, evidence: &EvidenceSet) -> Option<String> {
+    static OWNER: OnceLock<Regex> = OnceLock::new();
+    let owners: Vec<&str> = re(&OWNER, r"\b(\p{Lu}[\p{L}&\-]*)['’]s\b")
+        .captures_iter(question)
+        .filter_map(|c| c.get(1))
+        .filter(|m| !question[..m.start()].trim().is_empty())
+        .map(|m| m.as_str())
+        .collect();
+    if owners.is_empty() {
+        return None;
+    }
+    let mut texts: Vec<String> = Vec::new();
+    for page in &evidence.pages {
+        texts.push(page.doc_title.clone());
+        texts.push(page.doc_path.to_string_lossy().into_owned());
+        for p in &page.passages {
+            texts.push(p.text.clone());
+            texts.extend(p.heading_path.iter().cloned());
+        }
+    }
+    let writes = |name: &str| {
+        let upper = name.to_uppercase();
+        texts.iter().any(|t| [name, upper.as_str()].iter().any(|n| written_as_word(t, n)))
+    };
+    owners.into_iter().find(|name| !writes(name)).map(str::to_string)
+}
+
+/// Whether `text` holds `word` exactly (case included) with no letter glued to either side;
+/// an underscore or digit next to it counts as a boundary ("TARGET_2022_10K").
+fn written_as_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphabetic) && !after.is_some_and(|c| c.is_lowercase())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +199,36 @@ mod tests {
         assert!(named_identifiers("transformers 升级出 bug 那回，回滚用了多长时间？").is_empty(), "lower-case words are common words");
         assert!(named_identifiers("Which vendor did Milvus pick?").is_empty(), "an English question's capitals are not judged here");
         assert!(named_identifiers("跑 7B 模型要多大显存？").is_empty());
+    }
+
+    #[test]
+    fn a_capitalised_owner_must_be_written_with_its_capital() {
+        let evidence = |text: &str, path: &str| {
+            use crate::answer::evidence::{EvidencePage, EvidencePassage};
+            use crate::span::Span;
+            let passage = EvidencePassage { chunk_id: 1, span: Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 };
+            EvidenceSet {
+                pages: vec![EvidencePage {
+                    label: "Doc1_p1".into(),
+                    doc_handle: 1,
+                    doc_id: 1,
+                    doc_path: path.into(),
+                    doc_title: String::new(),
+                    page: 1,
+                    modified: String::new(),
+                    passages: vec![passage],
+                    score: 1.0,
+                    also_in: vec![],
+                    facets: None,
+                }],
+            }
+        };
+        let retailer = evidence("Comparable sales declined 9.9%. We met our target for store openings.", "/f/BESTBUY_2023_10K.pdf");
+        assert_eq!(unmentioned_owner("What was Target's comparable sales growth in fiscal 2022?", &retailer), Some("Target".into()));
+        assert_eq!(unmentioned_owner("What was Best Buy's comparable sales growth?", &evidence("Best Buy reported lower sales.", "/f/a.pdf")), None);
+        assert_eq!(unmentioned_owner("What was Target's revenue?", &evidence("Net sales were $107 billion.", "/f/TARGET_2022_10K.pdf")), None, "the file name writes it");
+        assert_eq!(unmentioned_owner("Target's revenue in 2022?", &retailer), None, "a question's first word is not judged");
+        assert_eq!(unmentioned_owner("how did the Company's margin change", &evidence("The Company's margin rose.", "/f/a.pdf")), None);
     }
 
     #[test]

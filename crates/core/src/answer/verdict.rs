@@ -65,7 +65,7 @@ impl Asker<'_> {
         if let Some(period) = asked::missing_period(query, evidence) {
             return Verdict::Abstain(Abstention::OtherPeriods { period: period.to_string() });
         }
-        match identifiers::unmentioned_identifier(query, evidence) {
+        match identifiers::unmentioned_identifier(query, evidence).or_else(|| identifiers::unmentioned_owner(query, evidence)) {
             Some(name) => Verdict::Abstain(Abstention::NotMentioned { name }),
             None => Verdict::Answerable,
         }
@@ -97,13 +97,17 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
     let supported = sentences.iter().filter(|s| !s.citations.is_empty()).count();
     let said_not_covered = sentences.iter().any(|s| s.status == SentenceStatus::NotCovered);
     // The sources may name the subject and still not state the asked fact: the supported
-    // sentences give figures of another kind than asked (a percentage for an amount), or only
+    // sentences give figures of another kind than asked (a percentage for an amount) or no
+    // value at all but the question's own (a count answered by a description, "who" answered
+    // by the name the question gives), or only
     // other periods than the one asked about (2025's meeting for "the 2026 AGM"). Then the
     // answer says so and shows the nearest passages, nothing else. An answer with nothing
     // supported is not abstained on here: measured on the sample and the Chinese articles,
     // the model says "not covered" of answerable questions about as often as of near misses
     // (README.md, "Abstaining"), so the source sentences are shown instead.
-    let wrong_kind = asked::wanted(question).is_some_and(|w| supported > 0 && asked::gives_other_kind(w, &sentences));
+    let wrong_kind = asked::wanted(question).is_some_and(|w| {
+        supported > 0 && (asked::gives_other_kind(w, &sentences) || asked::lacks_asked_value(question, w, &sentences))
+    }) || (supported > 0 && asked::names_only_the_asked(question, &sentences));
     let wrong_period = supported > 0 && asked::gives_other_period(question, &sentences);
     if !never_abstain && (wrong_kind || wrong_period) {
         let why = if wrong_kind { Abstention::OtherKind } else { Abstention::CheckedOtherPeriods };
@@ -268,6 +272,23 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(settle(question, model, Vec::new(), &EvidenceSet::default(), true), Checked::Generated { .. }));
+    }
+
+    #[test]
+    fn an_answer_that_repeats_the_question_abstains() {
+        // "Who chaired it before Helen Marsh?" answered with Helen Marsh; "how many panels"
+        // answered with a description.
+        for (question, answer) in [
+            ("who chaired the coop board before helen marsh?", "Helen Marsh has chaired the board since 2019."),
+            ("how many solar panels does the coop own altogether?", "The cooperative owns community solar installations on schools and farm buildings."),
+        ] {
+            match settle(question, vec![cited(answer)], Vec::new(), &EvidenceSet::default(), false) {
+                Checked::Abstained { why, .. } => assert_eq!(why, Abstention::OtherKind, "{question}"),
+                other => panic!("{question}: {other:?}"),
+            }
+        }
+        let answered = settle("who chairs the coop board?", vec![cited("Helen Marsh has chaired the board since 2019.")], Vec::new(), &EvidenceSet::default(), false);
+        assert!(matches!(answered, Checked::Generated { note: None, .. }), "{answered:?}");
     }
 
     /// One page, one passage starting at byte 0 of the page.
