@@ -158,6 +158,34 @@ pub fn names_only_the_asked(question: &str, sentences: &[Sentence]) -> bool {
     any
 }
 
+/// Whether a sentence only quotes the question: one of its quoted spans (“…”, "…", 「…」)
+/// holds most of the question's terms and the rest of it does not. An article that cites
+/// "上季度华东区销售返点政策是什么" as what users ask has not answered it.
+pub fn quotes_the_question(question: &str, text: &str) -> bool {
+    static QUOTED: OnceLock<Regex> = OnceLock::new();
+    let asked: std::collections::HashSet<String> = crate::text::coverage_terms(question).into_iter().collect();
+    if asked.len() < 3 {
+        return false;
+    }
+    let share = |part: &str| {
+        let terms: std::collections::HashSet<String> = crate::text::coverage_terms(part).into_iter().collect();
+        asked.iter().filter(|t| terms.contains(*t)).count() as f32 / asked.len() as f32
+    };
+    let spans: Vec<std::ops::Range<usize>> = re(&QUOTED, r#"“[^”]{2,}”|"[^"]{2,}"|「[^」]{2,}」|『[^』]{2,}』"#).find_iter(text).map(|m| m.range()).collect();
+    if !spans.iter().any(|r| share(&text[r.clone()]) >= 0.6) {
+        return false;
+    }
+    let mut outside = String::new();
+    let mut at = 0;
+    for r in &spans {
+        outside.push_str(&text[at..r.start]);
+        outside.push(' ');
+        at = r.end;
+    }
+    outside.push_str(&text[at..]);
+    share(&outside) < 0.5
+}
+
 /// Whether a figure is one the question itself states: repeating it answers nothing.
 fn echoes_of(question: &str) -> impl Fn(&Amount) -> bool {
     let asked: Vec<f64> = amounts(question, None).into_iter().map(|a| a.value).collect();
@@ -198,11 +226,14 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
     static DERIVED: OnceLock<Regex> = OnceLock::new();
     let derived = re(&DERIVED, r"(?i)\b(?:average|mean|ratio|margin|calculate|compute|round(?:ed)?|difference|per share|cagr|growth rate)\b|平均|比率|利润率|计算|差额").is_match(question);
     let want = if derived { None } else { wanted(question) };
-    if quotes.is_empty() || (asked.is_empty() && want.is_none()) {
+    if quotes.is_empty() {
         return true;
     }
+    if asked.is_empty() && want.is_none() {
+        return !quotes.iter().all(|quote| quotes_the_question(question, &quote.text));
+    }
     let echoes = echoes_of(question);
-    quotes.iter().any(|quote| {
+    quotes.iter().filter(|quote| !quotes_the_question(question, &quote.text)).any(|quote| {
         let titles: Vec<&str> = quote.citations.iter().map(|c| c.doc_title.as_str()).collect();
         let named: Vec<Period> = periods(&quote.text).into_iter().chain(titles.iter().flat_map(|t| periods(t))).map(|(p, _)| p).collect();
         // Any one of them: a comparison ("FY2023 vs FY2022") is answered from sentences that
@@ -356,6 +387,18 @@ mod tests {
         assert!(lacks_asked_value("宁德时代 2023 年 Q4 电池出货量环比到底变了多少？", Want::Figure, &example));
         assert!(!lacks_asked_value("召回率提升了多少？", Want::Figure, &[sentence("召回率从 62% 提升到 89%。")]));
         assert!(!lacks_asked_value("团队有多少人？", Want::Figure, &[sentence("团队一共十二人。")]), "a Chinese numeral that counts");
+    }
+
+    #[test]
+    fn a_source_that_quotes_the_question_does_not_answer_it() {
+        let example = "一个号称“能查公司内部文档”的 AI Agent，你问它“上季度华东区销售返点政策是什么”，它要么答非所问，要么直接编造。";
+        assert!(quotes_the_question("华东区上季度的销售返点政策具体是什么？", example));
+        assert!(!quotes_the_question("华东区上季度的销售返点政策具体是什么？", "华东区上季度的销售返点政策是按季度结算，返点比例为 3%。"), "no quotes");
+        let faq = "Asked “how long are backups kept”, the handbook says backups are kept for 30 days.";
+        assert!(!quotes_the_question("how long are backups kept", faq), "the answer follows outside the quotes");
+        assert!(quotes_the_question("how do I reset my vpn token", "Users often ask “how do I reset my VPN token?” on the chat."));
+        let quote = |text: &str| Sentence::new(text.into(), SentenceStatus::Quote, sentence(text).citations);
+        assert!(!quotes_answer("华东区上季度的销售返点政策具体是什么？", &[quote(example)]));
     }
 
     #[test]

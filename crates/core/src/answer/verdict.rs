@@ -109,6 +109,14 @@ pub(super) fn settle(question: &str, sentences: Vec<Sentence>, quotes: Vec<Sente
         supported > 0 && (asked::gives_other_kind(w, &sentences) || asked::lacks_asked_value(question, w, &sentences))
     }) || (supported > 0 && asked::names_only_the_asked(question, &sentences));
     let wrong_period = supported > 0 && asked::gives_other_period(question, &sentences);
+    // A source that quotes the question ("users ask “…”") has not answered it.
+    let only_quoted = supported > 0
+        && sentences.iter().filter(|s| !s.citations.is_empty()).all(|s| {
+            asked::quotes_the_question(question, &s.text) || s.citations.iter().all(|c| asked::quotes_the_question(question, &c.quote))
+        });
+    if !never_abstain && only_quoted {
+        return Checked::abstained(Abstention::NothingStated);
+    }
     if !never_abstain && (wrong_kind || wrong_period) {
         let why = if wrong_kind { Abstention::OtherKind } else { Abstention::CheckedOtherPeriods };
         return Checked::Abstained { why, near_miss: sentences.iter().find_map(|s| s.reason) };
