@@ -58,7 +58,9 @@ pub fn wanted(question: &str) -> Option<Want> {
     if re(&PERCENT, r"\bpercent(?:age)?s?\b|\bwhat share\b|\bproportion\b|\bmargin\b|\b(?:hit|error|success|failure|conversion|interest|tax|churn) rates?\b|\baccuracy\b|\buptime\b|\butili[sz]ation\b|%|百分之|百分比|占比|比例|比率|利润率|增长率|命中率|准确率|召回率|错误率|成功率|失败率|通过率|遵循率|转化率|利用率|占用率|使用率").is_match(&q) {
         return (!change || q.contains("percent") || q.contains('%') || q.contains("百分")).then_some(Want::Percent);
     }
-    if re(&DATE, r"\bwhen\b|\bwhat (?:year|date|day|month)\b|\bwhich (?:year|date|day|month)\b|什么时候|哪一?年|哪天|何时|几月|几号|哪一天").is_match(&q) {
+    // "When" asks for a date where it opens the question or a clause of it; inside one it is a
+    // conjunction ("exec kills my child process when the output is large").
+    if re(&DATE, r"^\W*when\b|(?:[,;]|\band|\bor|\bbut)\s+when\b|\bsince when\b|\bwhat (?:year|date|day|month)\b|\bwhich (?:year|date|day|month)\b|什么时候|哪一?年|哪天|何时|几月|几号|哪一天").is_match(&q) {
         return Some(Want::Date);
     }
     // "How many MWh", "how many hours": a measure in a unit, not a count of things.
@@ -351,6 +353,9 @@ mod tests {
         assert_eq!(wanted("what's the general manager paid"), Some(Want::Money));
         assert_eq!(wanted("who chairs the board"), None);
         assert_eq!(wanted("how much did revenue grow in 2023"), None, "an amount or a percentage");
+        assert_eq!(wanted("exec kills my child process when the command prints a ton of output - which setting raises that limit?"), None, "a conjunction");
+        assert_eq!(wanted("when did brightwater solar get started and who set it up"), Some(Want::Date));
+        assert_eq!(wanted("who set it up, and when?"), Some(Want::Date));
     }
 
     fn sentence(text: &str) -> Sentence {

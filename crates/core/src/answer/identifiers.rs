@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::evidence::EvidenceSet;
-use super::facts::periods;
+use super::facts::{amounts, periods, Family};
 use crate::text::cached_regex as re;
 
 /// Letters and digits only, lower-cased, subscript digits as digits: "BGE-M3" = "bge m3"
@@ -56,7 +56,7 @@ pub fn named_identifiers(question: &str) -> Vec<String> {
             out.push(token.to_string());
         }
     }
-    for name in latin_names_in_cjk(question) {
+    for name in latin_names_in_cjk(question).chain(code_names(question)) {
         if !out.contains(&name) {
             out.push(name);
         }
@@ -68,7 +68,11 @@ pub fn named_identifiers(question: &str) -> Vec<String> {
             || question[m.end()..].chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '.');
         let digits = m.as_str().replace(',', "");
         let share = after.starts_with(['%', '％']) || after.starts_with("percent") || after.starts_with("个百分点");
-        if glued || share || digits.len() < 2 || is_period(&digits) {
+        // "30 days", "5 GB": a quantity the question supposes ("like 30 days"), not a name.
+        let quantity = amounts(&question[m.start()..], None)
+            .first()
+            .is_some_and(|a| a.span.start == 0 && !matches!(a.family, Family::Plain | Family::Count));
+        if glued || share || quantity || digits.len() < 2 || is_period(&digits) {
             continue;
         }
         out.push(m.as_str().to_string());
@@ -91,6 +95,26 @@ fn latin_names_in_cjk(question: &str) -> impl Iterator<Item = String> + '_ {
             cjk && !glued && token.chars().filter(char::is_ascii_alphabetic).count() >= 3 && token.chars().any(|c| c.is_ascii_uppercase())
         })
         .map(|m| m.as_str().to_string())
+}
+
+/// Names written the way code writes them: a command-line flag ("--allow-fs-read"), a dotted
+/// path of words ("util.styleText", "import.meta.dirname", "package.json"), snake_case
+/// ("pg_stat_statements", "work_mem") and camelCase ("allocUnsafe"). A question that names an
+/// API, an option or a setting asks about that one; the manual's neighbouring ones are near
+/// misses. Abbreviations ("e.g.", "U.S.") are no paths: each part has two letters or more.
+fn code_names(question: &str) -> impl Iterator<Item = String> + '_ {
+    static CODE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &CODE,
+        r"--[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|\b[a-z0-9]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b",
+    )
+    .find_iter(question)
+    .filter(|m| {
+        let token = m.as_str().trim_start_matches('-');
+        let dotted_parts_are_words = !token.contains('.') || token.split('.').all(|p| p.chars().filter(char::is_ascii_alphanumeric).count() >= 2);
+        token.chars().filter(char::is_ascii_alphabetic).count() >= 3 && dotted_parts_are_words
+    })
+    .map(|m| m.as_str().to_string())
 }
 
 /// What the evidence writes, squashed: each word, the parts of a hyphenated or dotted one
@@ -190,6 +214,8 @@ mod tests {
         assert!(named_identifiers("Are there categories that represent more than 20% of revenue?").is_empty());
         assert!(named_identifiers("what happens after 3 failed logins, and what costs $120?").is_empty());
         assert_eq!(named_identifiers("when are we upgrading to postgres 17?"), vec!["17"]);
+        assert!(named_identifiers("what happens if I pass a huge number of ms to setTimeout, like 30 days?").iter().all(|n| n != "30"), "a supposed duration");
+        assert!(named_identifiers("how do I cap the heap at 4096 MB").iter().all(|n| n != "4096"));
     }
 
     #[test]
@@ -229,6 +255,20 @@ mod tests {
         assert_eq!(unmentioned_owner("What was Target's revenue?", &evidence("Net sales were $107 billion.", "/f/TARGET_2022_10K.pdf")), None, "the file name writes it");
         assert_eq!(unmentioned_owner("Target's revenue in 2022?", &retailer), None, "a question's first word is not judged");
         assert_eq!(unmentioned_owner("how did the Company's margin change", &evidence("The Company's margin rose.", "/f/a.pdf")), None);
+    }
+
+    #[test]
+    fn names_written_as_code_are_identifiers() {
+        assert_eq!(named_identifiers("how do I print colored text with util.styleText?"), vec!["util.styleText"]);
+        assert_eq!(named_identifiers("how do I grant read access to a folder with --allow-fs-read?"), vec!["--allow-fs-read"]);
+        assert_eq!(named_identifiers("how big is the pool that allocUnsafe carves buffers out of"), vec!["allocUnsafe"]);
+        assert_eq!(named_identifiers("which statements eat the most time in pg_stat_statements"), vec!["pg_stat_statements"]);
+        assert!(named_identifiers("e.g. the U.S. office, how many desks?").is_empty(), "abbreviations");
+        assert!(named_identifiers("What was Target's comparable sales growth?").is_empty());
+        assert!(named_identifiers("how do I make a folder and its parents in one go in node?").is_empty());
+        let written = written_tokens("Use `util.inspect()` with colors, or `fs.watch(filename[, options])`; see import.meta.url and work_mem.");
+        assert!(written.contains(&squash("fs.watch")) && written.contains(&squash("work_mem")) && written.contains(&squash("import.meta.url")));
+        assert!(!written.contains(&squash("util.styleText")) && !written.contains(&squash("import.meta.dirname")));
     }
 
     #[test]
