@@ -497,6 +497,9 @@ impl<'p> PassageView<'p> {
 
     /// Why the window starting at unit `first` does not support the claim, if it does not.
     fn mismatch(&self, claim: &ClaimFacts, claim_pieces: &[(Vec<String>, Vec<Amount>)], first: usize, text: &str, with_context: &HashSet<String>) -> Option<Reason> {
+        // "511 (not 512)" states 511; the bracket only denies 512.
+        let blanked = super::facts::polarity::blank_corrections(text);
+        let text = blanked.as_ref();
         let passage = &self.passage.text;
         let source = SourceUnit {
             text,
@@ -573,6 +576,15 @@ mod tests {
         let unrelated = score("The ttl accepts values between 2 and 300.", text);
         assert!(right > unrelated, "{right} against {unrelated}");
         assert!(right >= crate::answer::attribute::SUPPORT_MIN, "{right}");
+    }
+
+    #[test]
+    fn a_correction_in_brackets_denies_only_its_figure() {
+        let text = "All listen() methods can take a backlog parameter to specify the maximum length of the queue of pending connections. The default value of this parameter is 511 (not 512).";
+        let right = support(&ClaimFacts::of("The default backlog is 511."), None, &passage(text), "Net", None);
+        assert!(right.score >= crate::answer::attribute::SUPPORT_MIN, "{right:?}");
+        let wrong = support(&ClaimFacts::of("The default backlog is 512."), None, &passage(text), "Net", None);
+        assert!(wrong.score < crate::answer::attribute::SUPPORT_MIN, "{wrong:?}");
     }
 
     #[test]

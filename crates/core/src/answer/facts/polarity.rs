@@ -22,7 +22,16 @@ fn strip_non_negations(text: &str) -> String {
     static SQL: OnceLock<Regex> = OnceLock::new();
     let sql = re(&SQL, r"\bNOT\s+(?:NULL|IN|EXISTS|LIKE|ILIKE|BETWEEN|DEFERRABLE|VALID)\b|\bIS\s+NOT\s+(?:TRUE|FALSE|DISTINCT|UNKNOWN)\b");
     let text = sql.replace_all(text, " ");
+    let text = blank_corrections(&text);
     strip_a_not_a(&zh.replace_all(&en.replace_all(&text, " "), " "))
+}
+
+/// The text with each correction in brackets blanked out, byte for byte: "is 511 (not 512)"
+/// denies 512 and nothing else, so the clause is not negated and 512 is not a figure it states.
+pub fn blank_corrections(text: &str) -> std::borrow::Cow<'_, str> {
+    static CORRECTION: OnceLock<Regex> = OnceLock::new();
+    let correction = re(&CORRECTION, r"(?i)[(（]\s*(?:not|never|no|不是|并非|非)\s*[$€£¥]?\d[^()（）]{0,20}[)）]");
+    correction.replace_all(text, |c: &regex::Captures<'_>| " ".repeat(c[0].len()))
 }
 
 /// Chinese asks yes-or-no by saying a word and its negation ("是不是", "有没有", "能不能",
@@ -342,6 +351,9 @@ mod tests {
         assert!(!negated("payments are due no later than 30 days after invoice"));
         assert!(!negated("未来三年的计划"));
         assert!(negated("The pilot did not run until August."));
+        assert!(!negated("The default value of this parameter is 511 (not 512)."), "a bracketed correction");
+        assert!(!negated("默认值是 511（不是 512）"));
+        assert!(negated("Revenue (not audited) was $5 million."), "a bracket without a figure still denies");
     }
 
     #[test]
