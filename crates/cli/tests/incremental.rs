@@ -100,3 +100,36 @@ fn pdfs_read_by_an_older_text_extraction_are_read_again_once() {
     let out = run_ok(pagewise(data.path()).args(["extract", "--field", "capacity", "--json"]).arg(sample.path()));
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"5,000\""), "the re-read table is extracted");
 }
+
+/// Markdown read before comments and link targets were dropped is read again, once; the PDF
+/// beside it is not.
+#[test]
+fn markdown_read_by_an_older_reader_is_read_again_once() {
+    let data = tempfile::tempdir().unwrap();
+    let sample = folder_with(&[("field-guide-solar-2024.pdf", &repo_root().join("assets/sample/field-guide-solar-2024.pdf"))]);
+    std::fs::write(
+        sample.path().join("api.md"),
+        "## `server.listen()`\n\n<!-- YAML\nadded: v0.1.90\n-->\n\nThe default backlog is 511 (see [`listen()`][]).\n\n[`listen()`]: #serverlisten\n",
+    )
+    .unwrap();
+    let first = index_json(data.path(), &[sample.path()]);
+    assert_eq!(first["indexed"], 2, "{first}");
+    let markup = |data: &std::path::Path| -> i64 {
+        rusqlite::Connection::open(data.join("pagewise.sqlite"))
+            .unwrap()
+            .query_row("SELECT count(*) FROM pages WHERE instr(text, 'YAML') > 0 OR instr(text, '#serverlisten') > 0", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(markup(data.path()), 0, "comments and link targets are not page text");
+    // What an older version left: the Markdown as written, and no marker.
+    let db = rusqlite::Connection::open(data.path().join("pagewise.sqlite")).unwrap();
+    assert_eq!(db.execute("DELETE FROM meta WHERE key LIKE 'text_reading:%'", []).unwrap(), 1, "the root's marker was written");
+    db.execute("UPDATE pages SET text = text || '<!-- YAML -->' WHERE document_id IN (SELECT id FROM documents WHERE format = 'markdown')", []).unwrap();
+    drop(db);
+
+    let upgraded = index_json(data.path(), &[sample.path()]);
+    assert_eq!((upgraded["indexed"].as_u64(), upgraded["unchanged"].as_u64()), (Some(1), Some(1)), "only the Markdown: {upgraded}");
+    assert_eq!(markup(data.path()), 0, "the Markdown is read again");
+    let again = index_json(data.path(), &[sample.path()]);
+    assert_eq!((again["indexed"].as_u64(), again["unchanged"].as_u64()), (Some(0), Some(2)), "once: {again}");
+}

@@ -110,8 +110,19 @@ pub fn chunk_document(doc: &Document, label: &str, counter: &dyn TokenCounter, p
             if !current.is_empty() && (current_tokens + block.tokens > budget || kind_changes) {
                 let heading_only = current.len() == 1 && current[0].heading.is_some();
                 if !(heading_only && current_tokens + block.tokens <= budget) {
+                    // A term line ("work_mem (integer)") names what follows it: it goes with
+                    // that, not at the end of the chunk before.
+                    let others_remain = current.len() > 1 && current[..current.len() - 1].iter().any(|b| b.heading.is_none());
+                    let lead_in = match current.last() {
+                        Some(last) if others_remain && is_prose && introduces_next(&page.text, &lines, last) => current.pop(),
+                        _ => None,
+                    };
                     flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
                     current_tokens = 0;
+                    if let Some(lead_in) = lead_in {
+                        current_tokens = lead_in.tokens;
+                        current.push(lead_in);
+                    }
                 }
             }
             current_tokens += block.tokens;
@@ -120,6 +131,25 @@ pub fn chunk_document(doc: &Document, label: &str, counter: &dyn TokenCounter, p
         flush(label, page_no, &page.text, &lines, &mut current, &current_path, counter, params, &mut chunks);
     }
     chunks
+}
+
+/// Most tokens a line that introduces the next block may have.
+const LEAD_IN_TOKENS: usize = 16;
+
+/// A single short line that ends no sentence (or ends with a colon) and is no table row or
+/// heading: a term, a parameter's name and type, a caption, "For example:"; it is about the
+/// block after it.
+fn introduces_next(text: &str, lines: &[Line], block: &Block) -> bool {
+    block.heading.is_none()
+        && block.lines.len() == 1
+        && block.tokens <= LEAD_IN_TOKENS
+        && lines[block.lines.start].kind != LineKind::Table
+        && {
+            let line = text[lines[block.lines.start].start..lines[block.lines.start].end].trim();
+            // A line of code ("UPDATE t SET a = 5;") is an example, not a name for what follows.
+            let code = line.contains([';', '=', '{', '}']);
+            !code && (!reads_as_prose(text, lines, block) || line.ends_with([':', '：']))
+        }
 }
 
 /// Sentences, as opposed to a table's label lines: a block with a line that ends a sentence,
@@ -489,6 +519,27 @@ mod tests {
         let table = chunks.iter().find(|c| c.text.contains("Inventories")).expect("table chunk");
         assert!(table.text.contains("Land 637") && table.text.contains("Cash 1,980"), "{:?}", chunks.iter().map(|c| &c.text).collect::<Vec<_>>());
         assert!(!table.text.contains("notes are part"));
+    }
+
+    #[test]
+    fn a_term_line_goes_with_the_text_it_names() {
+        let description = |what: &str| format!("Sets the {what} used by each operation. {}", "More words about the setting follow here. ".repeat(5));
+        let page = format!(
+            "## Memory\n\nshared_buffers (integer)\n\n{}\n\nhuge_pages (enum)\n\n{}\n\nFor example:\n\n{}\n\nUPDATE t SET a = 5;\n\n{}\n",
+            description("shared memory"),
+            description("huge pages"),
+            description("example value"),
+            description("last value")
+        );
+        let d = doc(Format::Html, &[&page]);
+        let chunks = chunk_document(&d, "T", &Words, ChunkParams { max_tokens: 70 });
+        check_invariants(&d, &chunks, 70);
+        let texts: Vec<&str> = chunks.iter().map(|c| c.text.as_str()).collect();
+        assert!(texts.iter().any(|t| t.starts_with("huge_pages (enum)\n\nSets the huge pages")), "{texts:?}");
+        assert!(texts.iter().any(|t| t.starts_with("For example:\n\nSets the example value")), "{texts:?}");
+        assert!(texts.iter().all(|t| !t.ends_with("(enum)") && !t.ends_with("example:")), "{texts:?}");
+        // A line of code is an example of what came before.
+        assert!(texts.iter().any(|t| t.starts_with("Sets the last value")), "{texts:?}");
     }
 
     #[test]

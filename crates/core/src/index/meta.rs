@@ -15,12 +15,20 @@ pub enum MetaKey {
     LastScan(PathBuf),
     /// How the PDFs under a root were read into text ([`PDF_TEXT_VERSION`] when current).
     PdfText(PathBuf),
+    /// How the other files under a root were read and cut into passages
+    /// ([`TEXT_READING_VERSION`] when current).
+    TextReading(PathBuf),
 }
 
 /// Changes when PDF text extraction changes what it writes (now: table cells apart by tabs),
 /// so the PDFs of a library indexed before are read again once, though their bytes did not
 /// change.
 pub const PDF_TEXT_VERSION: &str = "cell-gaps-1";
+
+/// Changes when reading or chunking the other formats changes what they write (now:
+/// Markdown without comments and link targets, a term line kept with the text it names), so
+/// those files are read again once.
+pub const TEXT_READING_VERSION: &str = "markdown-readable-1";
 
 impl MetaKey {
     pub fn last_scan(root: &Path) -> MetaKey {
@@ -36,6 +44,7 @@ impl MetaKey {
             MetaKey::VectorChecksum => "vector_checksum".into(),
             MetaKey::LastScan(root) => format!("last_scan:{}", root.display()),
             MetaKey::PdfText(root) => format!("pdf_text:{}", root.display()),
+            MetaKey::TextReading(root) => format!("text_reading:{}", root.display()),
         }
     }
 }
@@ -51,5 +60,6 @@ mod tests {
         assert_eq!(MetaKey::EmbedDimensions.as_key(), "embed_dimensions");
         assert_eq!(MetaKey::VectorChecksum.as_key(), "vector_checksum");
         assert_eq!(MetaKey::last_scan(Path::new("/docs")).as_key(), "last_scan:/docs");
+        assert_eq!(MetaKey::TextReading(PathBuf::from("/docs")).as_key(), "text_reading:/docs");
     }
 }

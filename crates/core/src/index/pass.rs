@@ -51,6 +51,8 @@ struct Survey {
     failures: HashMap<PathBuf, StoredFailure>,
     /// Roots whose PDFs an older text extraction read: they are read again, once.
     stale_roots: Vec<PathBuf>,
+    /// Roots whose other files an older reader or chunker cut: read again, once.
+    stale_text_roots: Vec<PathBuf>,
 }
 
 impl Survey {
@@ -59,7 +61,8 @@ impl Survey {
     }
 
     fn reread(&self, path: &Path) -> bool {
-        crate::viewer::is_pdf(path) && self.stale_roots.iter().any(|r| path.starts_with(r))
+        let stale = if crate::viewer::is_pdf(path) { &self.stale_roots } else { &self.stale_text_roots };
+        stale.iter().any(|r| path.starts_with(r))
     }
 
     /// Stored files under the roots that are not on disk: removed, unless one was moved.
@@ -129,12 +132,16 @@ impl IndexPass<'_, '_> {
         self.report.failed.extend(found.errors.iter().cloned());
         self.run.progress.report(&Progress::Scanned { files: found.files.len() });
         let mut stale_roots = Vec::new();
+        let mut stale_text_roots = Vec::new();
         for root in &found.roots {
             if catalog.meta(&MetaKey::PdfText(root.clone()))?.as_deref() != Some(super::meta::PDF_TEXT_VERSION) {
                 stale_roots.push(root.clone());
             }
+            if catalog.meta(&MetaKey::TextReading(root.clone()))?.as_deref() != Some(super::meta::TEXT_READING_VERSION) {
+                stale_text_roots.push(root.clone());
+            }
         }
-        let survey = Survey { stored: catalog.files()?, failures: catalog.failures()?, found, stale_roots };
+        let survey = Survey { stored: catalog.files()?, failures: catalog.failures()?, found, stale_roots, stale_text_roots };
         // A failed file that is gone needs no report any more.
         let on_disk: HashSet<&Path> = survey.found.files.iter().map(|f| f.path.as_path()).collect();
         for path in survey.failures.keys().filter(|p| survey.in_roots(p) && !on_disk.contains(p.as_path())) {
@@ -372,6 +379,7 @@ impl IndexPass<'_, '_> {
             for root in &survey.found.roots {
                 self.stores.catalog.set_meta(&MetaKey::last_scan(root), &now)?;
                 self.stores.catalog.set_meta(&MetaKey::PdfText(root.clone()), super::meta::PDF_TEXT_VERSION)?;
+                self.stores.catalog.set_meta(&MetaKey::TextReading(root.clone()), super::meta::TEXT_READING_VERSION)?;
             }
         }
         let (chunks, embedded) = self.stores.catalog.chunk_counts()?;

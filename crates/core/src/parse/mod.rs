@@ -9,6 +9,7 @@ pub(crate) mod docx;
 pub(crate) mod encoding;
 pub(crate) mod epub;
 pub(crate) mod html;
+mod markdown_clean;
 pub(crate) mod pdf;
 pub(crate) mod reading_order;
 pub(crate) mod cell_gaps;

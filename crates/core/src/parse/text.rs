@@ -13,6 +13,10 @@ pub fn parse_text(path: &Path, bytes: &[u8], format: Format) -> Result<Document,
     }
     let (decoded, _) = decode_text(bytes)?;
     let text = normalise_text(&decoded);
+    let text = match format {
+        Format::Markdown => super::markdown_clean::readable_markdown(&text),
+        _ => text,
+    };
     if text.trim().is_empty() {
         return Err("no text (only whitespace)".into());
     }
