@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use super::evidence::EvidencePassage;
+use super::facts::antecedent::antecedent;
 use super::facts::compare::{pieces, SourceUnit};
 use super::facts::{amounts, caption_scale, conflict, table, Amount, Family, Reason, Statement};
 use super::guard;
@@ -382,7 +383,13 @@ pub fn support(claim: &ClaimFacts, claim_vec: Option<&Vec<f32>>, passage: &Evide
     let claim_figures: Vec<&Amount> = claim_pieces.iter().flat_map(|(_, f)| f.iter()).collect();
     let figures_counted = !claim_figures.is_empty() && !claim.terms.iter().any(|t| crate::text::is_number(t));
     for i in 0..view.units.len() {
-        for window in windows(i, view.units.len(), pieces.len(), &is_source) {
+        let mut tried = windows(i, view.units.len(), pieces.len(), &is_source);
+        // A sentence that refers back ("the default value of this parameter is 511") is also
+        // read with the sentence it refers to, and checked with it: a "not" there counts.
+        if let Some(k) = view.antecedents[i] {
+            tried.push(vec![k, i]);
+        }
+        for window in tried {
             let (span, text, with_context) = view.window(&window);
             let word_recall = term_recall(&claim.terms, &with_context);
             let recall = if figures_counted {
@@ -451,6 +458,8 @@ struct PassageView<'p> {
     /// Each unit's terms; a table row's figures are figures of its columns, so the headers
     /// count as its words.
     unit_terms: Vec<HashSet<String>>,
+    /// The earlier unit each unit refers back to ("this parameter"), if any.
+    antecedents: Vec<Option<usize>>,
     caption: Option<f64>,
 }
 
@@ -465,6 +474,7 @@ impl<'p> PassageView<'p> {
                 terms_of(&passage.text[u.clone()], claim.cjk).into_iter().chain(terms_of(&headers, claim.cjk)).collect()
             })
             .collect();
+        let antecedents = (0..units.len()).map(|j| antecedent(&passage.text, &units, j)).collect();
         let context: HashSet<String> = terms_of(&context_text, claim.cjk).into_iter().collect();
         let all_terms = unit_terms.iter().flatten().chain(context.iter()).cloned().collect();
         PassageView {
@@ -476,6 +486,7 @@ impl<'p> PassageView<'p> {
             context_text,
             units,
             unit_terms,
+            antecedents,
         }
     }
 
@@ -585,6 +596,19 @@ mod tests {
         assert!(right.score >= crate::answer::attribute::SUPPORT_MIN, "{right:?}");
         let wrong = support(&ClaimFacts::of("The default backlog is 512."), None, &passage(text), "Net", None);
         assert!(wrong.score < crate::answer::attribute::SUPPORT_MIN, "{wrong:?}");
+    }
+
+    #[test]
+    fn a_sentence_that_refers_back_is_read_with_what_it_refers_to() {
+        let text = "All listen() methods can take a backlog parameter to specify the maximum length of the queue of pending connections. \
+            The actual length will be determined by the OS through sysctl settings such as somaxconn on Linux. \
+            The default value of this parameter is 511 (not 512).";
+        let claim = "The default length of the queue of pending connections is 511.";
+        assert!(score(claim, text) >= crate::answer::attribute::SUPPORT_MIN, "{}", score(claim, text));
+        assert!(score("The default length of the queue of pending connections is 512.", text) < crate::answer::attribute::SUPPORT_MIN);
+        // Without the sentence it refers to, the figure's sentence says nothing about a queue.
+        let alone = "The actual length will be determined by the OS. The default value of this parameter is 511 (not 512).";
+        assert!(score(claim, alone) < crate::answer::attribute::SUPPORT_MIN, "{}", score(claim, alone));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! with a reason, however many words the two share.
 
 pub mod amounts;
+pub mod antecedent;
 pub mod compare;
 pub mod names;
 mod numerals;

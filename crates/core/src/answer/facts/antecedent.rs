@@ -1,0 +1,90 @@
+//! Which earlier sentence a sentence refers back to. "The default value of this parameter is
+//! 511" says nothing on its own about what has that default; two sentences earlier, "All
+//! `listen()` methods can take a `backlog` parameter to specify the maximum length of the
+//! queue of pending connections" does. A claim joining the two ("the default length of the
+//! pending connections queue is 511") is what the source says, read as a person reads it.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// How many sentences back a reference may reach.
+const REACH: usize = 3;
+
+/// "this parameter", "these options", "the same value", "该参数", "此选项": the noun named.
+fn demonstrative_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:this|that|these|those|the\s+same|such)\s+([a-z][a-z_-]{2,})\b|(?:该|此|这个|这些|这一|上述)(\p{Han}{2})")
+            .unwrap_or_else(|_| unreachable!())
+    })
+}
+
+/// A sentence that opens with a pronoun as its subject ("It defaults to 5", "Its default
+/// is", "They are", "其默认值", "它"): it is about what the sentence before was about.
+fn pronoun_opening_regex() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^(?:(?:It|Its|They|Their|This|These)\b|其|它|它们|该值)").unwrap_or_else(|_| unreachable!()))
+}
+
+/// Whether `text` names `noun` (or its plural or singular) as a word.
+fn names(text: &str, noun: &str) -> bool {
+    let lower = text.to_lowercase();
+    if noun.chars().next().is_some_and(|c| !c.is_ascii()) {
+        return lower.contains(noun);
+    }
+    let singular = noun.strip_suffix('s').filter(|s| s.len() >= 3);
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+        .any(|w| w == noun || singular.is_some_and(|s| w == s) || w.strip_suffix('s').is_some_and(|s| s == noun))
+}
+
+/// The earlier unit that unit `j` refers back to, if it refers back: the nearest of the
+/// [`REACH`] units before it that names the noun of its "this …", or the unit right before a
+/// sentence that opens with a pronoun.
+pub fn antecedent(text: &str, units: &[Range<usize>], j: usize) -> Option<usize> {
+    let own = text.get(units.get(j)?.clone())?;
+    let earliest = j.saturating_sub(REACH);
+    for caps in demonstrative_regex().captures_iter(own) {
+        let Some(noun) = caps.get(1).or_else(|| caps.get(2)).map(|m| m.as_str().to_lowercase()) else { continue };
+        if let Some(k) = (earliest..j).rev().find(|&k| text.get(units[k].clone()).is_some_and(|u| names(u, &noun))) {
+            return Some(k);
+        }
+    }
+    (j > 0 && pronoun_opening_regex().is_match(own.trim_start())).then(|| j - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::sentences;
+
+    fn refers(text: &str, j: usize) -> Option<String> {
+        let units = sentences(text);
+        antecedent(text, &units, j).map(|k| text[units[k].clone()].to_string())
+    }
+
+    #[test]
+    fn a_demonstrative_refers_to_the_nearest_sentence_naming_its_noun() {
+        let text = "All listen() methods can take a backlog parameter to specify the maximum length of the queue. The actual length is set by the OS. The default value of this parameter is 511 (not 512).";
+        assert_eq!(refers(text, 2).as_deref(), Some("All listen() methods can take a backlog parameter to specify the maximum length of the queue."));
+        let zh = "work_mem 参数设置排序可用的内存。超过时写入临时文件。该参数默认为 4MB。";
+        assert_eq!(refers(zh, 2).as_deref(), Some("work_mem 参数设置排序可用的内存。"));
+    }
+
+    #[test]
+    fn a_pronoun_subject_refers_to_the_sentence_before() {
+        let text = "The timeout applies to idle sockets. It defaults to 5 seconds.";
+        assert_eq!(refers(text, 1).as_deref(), Some("The timeout applies to idle sockets."));
+    }
+
+    #[test]
+    fn a_sentence_that_names_its_subject_refers_to_nothing() {
+        let text = "The backlog parameter sets the queue length. The default keep-alive timeout is 5 seconds. This parameter is new.";
+        assert_eq!(refers(text, 1), None);
+        // The noun must stand within reach: a "this parameter" with no parameter before it
+        // refers to nothing this passage shows.
+        assert_eq!(refers("Sockets close after a while. The default of this option is 5.", 1), None);
+    }
+}
