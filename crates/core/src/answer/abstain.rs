@@ -261,8 +261,22 @@ fn top_cosine(query_vector: Option<&[f32]>, evidence: &EvidenceSet, passage_vect
     }
 }
 
-/// The question's names that neither the evidence nor (mostly) the library has.
+/// The question's names that neither the evidence nor (mostly) the library has. A yes/no
+/// question asked after the main one ("what's the default cost of a page read? should I
+/// lower it on SSDs") does not decide whether the main one is answerable: its names count only
+/// where the main question names them too.
 fn missing_names(question: &str, found: &HashSet<String>, library: &LibraryView<'_>) -> Vec<String> {
+    static FOLLOW_UP: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let follow_up = FOLLOW_UP.get_or_init(|| {
+        regex::Regex::new(r"(?i)^\W*(?:should|shall|can|could|would|will|is|are|was|does|do|did|must|may|might)\b").unwrap_or_else(|_| unreachable!())
+    });
+    let mut parts = question.split_inclusive(['?', '？']);
+    let main = parts.next().unwrap_or(question);
+    let asked: String = std::iter::once(main).chain(parts.filter(|p| !follow_up.is_match(p))).collect();
+    missing_names_of(&asked, found, library)
+}
+
+fn missing_names_of(question: &str, found: &HashSet<String>, library: &LibraryView<'_>) -> Vec<String> {
     let question_names = names(question);
     // Titles and file names often write names without spaces ("BESTBUY_2019_10K").
     let joined: String = question_names.iter().map(|n| n.word.as_str()).collect::<Vec<_>>().join("");
@@ -313,5 +327,16 @@ mod tests {
         assert_eq!(words("Milvus 和 Pinecone 哪个向量库更快？"), ["milvus", "pinecone"]);
         // Lower-case Latin words in Chinese are vocabulary, not names.
         assert!(words("transformers 升级出 bug 那回，回滚用了多长时间？").is_empty());
+    }
+
+    #[test]
+    fn a_follow_up_yes_no_question_does_not_decide_what_is_missing() {
+        let never_used = |terms: &[String]| vec![0u64; terms.len()];
+        let library = LibraryView { frequencies: &never_used, chunks: 1000, ranking: None };
+        let found: HashSet<String> = ["planner", "cost", "random", "page", "read"].iter().map(|s| s.to_string()).collect();
+        let missing = |q: &str| missing_names(q, &found, &library);
+        assert!(missing("what's the planner's default cost for a random page read? should I lower it on SSDs").is_empty());
+        assert_eq!(missing("should I lower the planner's page cost on SSDs?"), ["ssds"]);
+        assert_eq!(missing("what's the planner's page cost? How does Milvus set it?"), ["milvus"]);
     }
 }

@@ -22,10 +22,15 @@ fn demonstrative_regex() -> &'static Regex {
 }
 
 /// A sentence that opens with a pronoun as its subject ("It defaults to 5", "Its default
-/// is", "They are", "其默认值", "它"): it is about what the sentence before was about.
+/// is", "They are", "其默认值", "它"), or gives a default without saying of what ("The
+/// default is 4.0.", "**Default:** `16384`", "默认值为"): it is about what the sentence before
+/// was about, as reference manuals write.
 fn pronoun_opening_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^(?:(?:It|Its|They|Their|This|These)\b|其|它|它们|该值)").unwrap_or_else(|_| unreachable!()))
+    RE.get_or_init(|| {
+        Regex::new(r"^\W*(?:(?:It|Its|They|Their|This|These)\b|(?:The\s+)?[Dd]efault(?:\s+value)?(?:\s+is\b|\s+to\b|s\s+to\b|\W*:)|其|它|它们|该值|默认值?[为是：:])")
+            .unwrap_or_else(|_| unreachable!())
+    })
 }
 
 /// Whether `text` names `noun` (or its plural or singular) as a word.
@@ -77,6 +82,10 @@ mod tests {
     fn a_pronoun_subject_refers_to_the_sentence_before() {
         let text = "The timeout applies to idle sockets. It defaults to 5 seconds.";
         assert_eq!(refers(text, 1).as_deref(), Some("The timeout applies to idle sockets."));
+        let manual = "Sets the planner's estimate of the cost of a non-sequentially-fetched disk page. The default is 4.0.";
+        assert_eq!(refers(manual, 1).as_deref(), Some("Sets the planner's estimate of the cost of a non-sequentially-fetched disk page."));
+        assert!(refers("Must be a power of two greater than one.\n\n**Default:** `16384`.", 1).is_some());
+        assert!(refers("The default keep-alive timeout of the server is 5 seconds. The default timeout is 10 seconds.", 1).is_none());
     }
 
     #[test]
