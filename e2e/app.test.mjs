@@ -199,8 +199,10 @@ test("a document with HTML, script, images and injected instructions is shown as
         return marks.length && (await marks[0].text()).trim() ? marks[0] : null;
       });
       const marked = (await mark.text()).replace(/\s+/g, " ").trim();
-      const source = readFileSync(path.join(FIXTURE, "vendor-notice.md"), "utf8").replace(/\s+/g, " ");
+      // Markdown is read as it renders: a link keeps its words, not its target.
+      const source = readFileSync(path.join(FIXTURE, "vendor-notice.md"), "utf8").replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ");
       assert.ok(marked.length > 0 && source.includes(marked), `the marked passage is text of the document: ${marked}`);
+      assert.ok(marked.includes("<script>window.__pwned = 1</script>"), `the document's HTML is shown as text: ${marked}`);
       await shot("hostile-viewer");
       const viewerLive = await d.execute("return document.querySelectorAll('[data-testid=viewer] script, [data-testid=viewer] iframe, [data-testid=viewer] img:not([data-testid=viewer-image])').length;");
       assert.equal(viewerLive, 0, "the viewer shows the document as text");
