@@ -33,7 +33,7 @@ pub fn answer_kind(question: &str) -> AnswerKind {
         AnswerKind::Date
     } else if regex(
         &QUANTITY,
-        r"\bhow (?:many|much|long|big|large|far|often|old|high|tall|fast|heavy)\b|\b(?:capacity|size|price|cost|fee|charge|amount|number of|percentage|percent|proportion|rate|total|salary|budget|revenue|income|profit|margin|ratio|population|area|length|height|weight|distance|duration|speed|volume|temperature|stipend|deposit|interest)\b|多少|几[个位次倍天年月种台]|多大|多久|多长|多高|比例|百分之|占比|几倍",
+        r"\bhow (?:many|much|long|big|large|far|often|old|high|tall|fast|heavy)\b|\b(?:capacity|size|price|cost|fee|charge|amount|number of|percentage|percent|proportion|fraction|threshold|rate|total|salary|budget|revenue|income|profit|margin|ratio|population|area|length|height|weight|distance|duration|speed|volume|temperature|stipend|deposit|interest)\b|多少|几[个位次倍天年月种台]|多大|多久|多长|多高|比例|百分之|占比|几倍",
     )
     .is_match(&q)
     {

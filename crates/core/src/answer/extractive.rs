@@ -12,6 +12,9 @@ use crate::text::{content_terms, sentences, term_recall};
 /// Sentences taken for an extractive answer.
 const SENTENCES: usize = 3;
 
+/// Longest quote, in bytes, that a sentence and the one it refers back to may make together.
+const JOINED_QUOTE_BYTES: usize = 600;
+
 pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sentence> {
     let terms = content_terms(question);
     let kind = answer_kind(question);
@@ -58,12 +61,25 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         if !used_passages.insert(passage.chunk_id) {
             continue;
         }
+        let range = with_antecedent(&passage.text, range);
         let range = with_following_answer(&passage.text, range, kind);
         let text = super::facts::table::row_for_reader(&passage.text, range.clone())
             .unwrap_or_else(|| passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" "));
         out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out
+}
+
+/// A sentence that refers back ("If exceeded, the child process is terminated", "The default
+/// is 4.0.") is quoted from the sentence it refers to, so that the quote names what it is
+/// about (`maxBuffer`, the random page cost) instead of starting mid-thought.
+fn with_antecedent(passage: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let units = sentences(passage);
+    let Some(j) = units.iter().position(|u| u.start <= range.start && range.start < u.end) else { return range };
+    match super::facts::antecedent::antecedent(passage, &units, j) {
+        Some(k) if k + 2 >= j && range.end.saturating_sub(units[k].start) <= JOINED_QUOTE_BYTES => units[k].start..range.end,
+        _ => range,
+    }
 }
 
 /// A sentence that matches the question but lacks the kind of answer it asks for (no figure
@@ -92,6 +108,18 @@ fn states(sentence: &str, kind: AnswerKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_that_refers_back_is_quoted_with_what_it_refers_to() {
+        let text = "* `maxBuffer` {number} Largest amount of data in bytes allowed on stdout or stderr. If exceeded, the child process is terminated and any output is truncated. Some other note follows here.";
+        let start = text.find("If exceeded").unwrap();
+        let end = text.find(" Some other").unwrap();
+        let joined = with_antecedent(text, start..end);
+        assert!(text[joined.clone()].starts_with("* `maxBuffer` {number} Largest amount"), "{}", &text[joined]);
+        // A sentence that names its own subject is quoted alone.
+        let alone = text.find("Some other").unwrap()..text.len();
+        assert_eq!(with_antecedent(text, alone.clone()), alone);
+    }
 
     #[test]
     fn a_figure_in_the_next_sentence_joins_the_quote() {

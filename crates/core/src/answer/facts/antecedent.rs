@@ -22,13 +22,14 @@ fn demonstrative_regex() -> &'static Regex {
 }
 
 /// A sentence that opens with a pronoun as its subject ("It defaults to 5", "Its default
-/// is", "They are", "其默认值", "它"), or gives a default without saying of what ("The
-/// default is 4.0.", "**Default:** `16384`", "默认值为"): it is about what the sentence before
-/// was about, as reference manuals write.
+/// is", "They are", "其默认值", "它"), gives a default without saying of what ("The
+/// default is 4.0.", "**Default:** `16384`", "默认值为"), or opens with a condition on what was
+/// just named ("If exceeded, the child process is terminated", "Otherwise", "否则"): it is
+/// about what the sentence before was about, as reference manuals write.
 fn pronoun_opening_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"^\W*(?:(?:It|Its|They|Their|This|These)\b|(?:The\s+)?[Dd]efault(?:\s+value)?(?:\s+is\b|\s+to\b|s\s+to\b|\W*:)|其|它|它们|该值|默认值?[为是：:])")
+        Regex::new(r"^\W*(?:(?:It|Its|They|Their|This|These)\b|(?:The\s+)?[Dd]efault(?:\s+value)?(?:\s+is\b|\s+to\b|s\s+to\b|\W*:)|If\s+(?:exceeded|not|so|set|unset|omitted|enabled|disabled|specified|true|false|zero)\b|Otherwise\b|In\s+(?:that|this)\s+case\b|When\s+(?:set|enabled|disabled|omitted|exceeded)\b|其|它|它们|该值|否则|(?:如果|若)超[过出]|默认值?[为是：:])")
             .unwrap_or_else(|_| unreachable!())
     })
 }
@@ -86,6 +87,9 @@ mod tests {
         assert_eq!(refers(manual, 1).as_deref(), Some("Sets the planner's estimate of the cost of a non-sequentially-fetched disk page."));
         assert!(refers("Must be a power of two greater than one.\n\n**Default:** `16384`.", 1).is_some());
         assert!(refers("The default keep-alive timeout of the server is 5 seconds. The default timeout is 10 seconds.", 1).is_none());
+        let condition = "Largest amount of data in bytes allowed on stdout or stderr. If exceeded, the child process is terminated.";
+        assert_eq!(refers(condition, 1).as_deref(), Some("Largest amount of data in bytes allowed on stdout or stderr."));
+        assert!(refers("Set a limit on open files. If you need more, raise it.", 1).is_none());
     }
 
     #[test]
