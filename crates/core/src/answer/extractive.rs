@@ -12,22 +12,37 @@ use crate::text::{content_terms, sentences, term_recall};
 /// Sentences taken for an extractive answer.
 const SENTENCES: usize = 3;
 
+/// What naming a setting, function or command adds to a sentence's score when the question
+/// asks which one (less than the kind bonus: the name must still be about the question).
+const NAME_BONUS: f32 = 0.15;
+
+/// Sentences after a quote that may still finish it: "… the queue of pending connections.
+/// The actual length is set by the OS. The default value of this parameter is 511."
+const FOLLOWING_REACH: usize = 2;
+
 /// Longest quote, in bytes, that a sentence and the one it refers back to may make together.
 const JOINED_QUOTE_BYTES: usize = 600;
 
 pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sentence> {
     let terms = content_terms(question);
     let kind = answer_kind(question);
+    let wants_name = asks_for_name(question);
     let mut scored = Vec::new();
     for (page_rank, page) in evidence.pages.iter().enumerate() {
         for passage in &page.passages {
             // Text addressed to an assistant is never quoted as an answer.
             let flagged = guard::flagged(&passage.text);
+            let code = code_blocks(&passage.text);
             for range in sentences(&passage.text) {
                 if flagged.iter().any(|f| f.start < range.end && range.start < f.end) {
                     continue;
                 }
                 let text = &passage.text[range.clone()];
+                // Code says what a program does, not what the manual states: a line of it
+                // quoted alone ("scrypt(password, 'salt', 24, (err, key) => {") answers nothing.
+                if code.iter().any(|c| c.start <= range.start && range.end <= c.end) || looks_like_code(text) {
+                    continue;
+                }
                 // A table's header row names columns and states nothing.
                 if super::facts::table::is_header_line(text) {
                     continue;
@@ -44,7 +59,8 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
                 // Matching the question matters most, then holding the kind of answer asked for
                 // (a figure for "how many", a date for "when"); earlier-ranked pages break ties.
                 let kind_bonus = if kind != AnswerKind::Other && has_kind(text, kind) { 0.25 } else { 0.0 };
-                let score = term_recall(&terms, &sentence_terms) + kind_bonus + 0.3 / (page_rank as f32 + 1.0);
+                let name_bonus = if wants_name && names_identifier(text) { NAME_BONUS } else { 0.0 };
+                let score = term_recall(&terms, &sentence_terms) + kind_bonus + name_bonus + 0.3 / (page_rank as f32 + 1.0);
                 scored.push((score, page, passage, range));
             }
         }
@@ -85,15 +101,81 @@ fn with_antecedent(passage: &str, range: std::ops::Range<usize>) -> std::ops::Ra
 /// A sentence that matches the question but lacks the kind of answer it asks for (no figure
 /// for "how much") is quoted together with the next sentence when that one has it: writers
 /// put the setting first and the figure after ("We added a routing layer. Errors fell from
-/// 38% to 1.2%."), and one quote per passage would otherwise leave the figure out.
+/// 38% to 1.2%."), and one quote per passage would otherwise leave the figure out. The
+/// sentence after that one counts too when it refers back ("The default value of this
+/// parameter is 511", "**Default:** `1000`") within the same paragraph.
 fn with_following_answer(passage: &str, range: std::ops::Range<usize>, kind: AnswerKind) -> std::ops::Range<usize> {
     if kind == AnswerKind::Other || states(&passage[range.clone()], kind) {
         return range;
     }
-    match sentences(passage).into_iter().find(|next| next.start >= range.end) {
-        Some(next) if states(&passage[next.clone()], kind) => range.start..next.end,
-        _ => range,
+    let units = sentences(passage);
+    let Some(first) = units.iter().position(|u| u.start >= range.end) else { return range };
+    for (step, j) in (first..units.len()).take(FOLLOWING_REACH).enumerate() {
+        let next = units[j].clone();
+        // A blank line ends the paragraph the quote is about.
+        if passage[range.end..next.start].contains("\n\n") {
+            break;
+        }
+        let refers_back = step == 0 || super::facts::antecedent::antecedent(passage, &units, j).is_some();
+        if refers_back && states(&passage[next.clone()], kind) && next.end - range.start <= JOINED_QUOTE_BYTES {
+            return range.start..next.end;
+        }
     }
+    range
+}
+
+/// Byte ranges of fenced code blocks (```), which are quoted as code, never as statements.
+fn code_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut blocks = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            match open.take() {
+                Some(start) => blocks.push(start..offset + line.len()),
+                None => open = Some(offset),
+            }
+        }
+        offset += line.len();
+    }
+    // A passage cut inside a block: the rest of it is code.
+    if let Some(start) = open {
+        blocks.push(start..text.len());
+    }
+    blocks
+}
+
+/// A line of a program rather than a sentence: a comment, a statement ending in ";" or "{",
+/// or dense with brackets and operators.
+fn looks_like_code(text: &str) -> bool {
+    let t = text.trim();
+    if t.starts_with("//") || t.starts_with("/*") || t.ends_with('{') || t.ends_with(';') || t.contains("=>") {
+        return true;
+    }
+    // Brackets are left out: prose cites "tracepath(8)" and writes "(2^32 - 1) bytes".
+    let symbols = t.chars().filter(|c| matches!(c, '{' | '}' | ';' | '=' | '[' | ']' | '$')).count();
+    symbols * 12 > t.chars().count()
+}
+
+/// Whether the question asks which setting, option, function or command does something.
+fn asks_for_name(question: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:which|what)\s+(?:\w+\s+)?(?:setting|option|flag|parameter|function|method|command|variable|api|call|helper|module|class|event|property|field|switch)s?\b|\bwhat\s+(?:should|do|can)\s+i\s+(?:call|use|set|run|pass)\b|\bis\s+there\s+an?\s+(?:\w+\s+){0,3}(?:helper|function|method|option|setting|flag|command|api|parser|library|tool|built[- ]?in(?:to)?)\b|哪个(?:参数|选项|命令|函数|方法|配置|设置)|用什么(?:命令|函数|参数|方法)")
+            .unwrap_or_else(|_| unreachable!())
+    })
+    .is_match(question)
+}
+
+/// Whether a sentence names a setting, function or command the way manuals write one:
+/// in backticks, as a `--flag`, or as a camelCase, snake_case or dotted identifier.
+fn names_identifier(text: &str) -> bool {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"`[^`\s][^`]*`|(?:^|\s)--?[a-z][\w-]{2,}|\b[a-z]+[A-Z]\w+|\b[a-z]+_[a-z_]+\b|\b\w+\.\w+\(")
+            .unwrap_or_else(|_| unreachable!())
+    })
+    .is_match(text)
 }
 
 /// Whether a sentence states an answer of `kind`; for quantities a written figure, since
@@ -108,6 +190,29 @@ fn states(sentence: &str, kind: AnswerKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::evidence::{EvidencePage, EvidencePassage};
+
+    fn page_with_text(text: &str) -> EvidencePage {
+        EvidencePage {
+            label: "Doc1_p1".into(),
+            doc_handle: 1,
+            doc_id: 1,
+            doc_path: "/library/crypto.md".into(),
+            doc_title: "Crypto".into(),
+            page: 1,
+            modified: "2024-03-02".into(),
+            passages: vec![EvidencePassage {
+                chunk_id: 7,
+                span: crate::span::Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() },
+                heading_path: vec![],
+                text: text.into(),
+                score: 0.5,
+            }],
+            score: 0.5,
+            also_in: vec![],
+            facets: None,
+        }
+    }
 
     #[test]
     fn a_sentence_that_refers_back_is_quoted_with_what_it_refers_to() {
@@ -119,6 +224,47 @@ mod tests {
         // A sentence that names its own subject is quoted alone.
         let alone = text.find("Some other").unwrap()..text.len();
         assert_eq!(with_antecedent(text, alone.clone()), alone);
+    }
+
+    #[test]
+    fn a_figure_two_sentences_on_joins_the_quote_when_it_refers_back() {
+        let text = "All listen() methods can take a backlog parameter to specify the maximum length of the queue of pending connections. The actual length will be determined by the OS. The default value of this parameter is 511 (not 512).";
+        let first = 0..text.find(" The actual").unwrap();
+        let joined = with_following_answer(text, first.clone(), answer_kind("default length of the pending connections queue?"));
+        assert_eq!(&text[joined], text);
+        // Not past a sentence that does not refer back, nor past the end of the paragraph.
+        let other = "The queue holds pending connections. The OS decides its length. Sockets are closed after 511 seconds.";
+        let first = 0..other.find(" The OS").unwrap();
+        assert_eq!(with_following_answer(other, first.clone(), answer_kind("how long is the queue?")), first);
+        let paragraphs = "The queue holds pending connections.\n\nThe default value of this queue is 511.";
+        let first = 0..paragraphs.find("\n").unwrap();
+        assert_eq!(with_following_answer(paragraphs, first.clone(), answer_kind("how long is the queue?")), first);
+    }
+
+    #[test]
+    fn code_is_never_quoted() {
+        let page = page_with_text(
+            "```js\nconst key = crypto.scryptSync(password, 'salt', 24);\nconsole.log(key.length);\n```\n\nThe default cost parameter N of scrypt is 16384 and must be a power of two.",
+        );
+        let quotes = extractive_sentences("what's the default cost factor for scrypt?", &EvidenceSet { pages: vec![page] });
+        assert!(!quotes.is_empty());
+        assert!(quotes.iter().all(|q| !q.text.contains("console.log") && !q.text.contains("scryptSync")), "{:?}", quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
+        assert!(looks_like_code("if (err) throw err;"));
+        assert!(looks_like_code("// Server has a 5 seconds keep-alive timeout by default"));
+        assert!(!looks_like_code("The `child_process.exec()` method spawns a shell and runs a command within it."));
+        assert!(!looks_like_code("这个过程是 路径 MTU (PMTU) 发现 (RFC1191) ， tracepath(8) 命令能够自动完成这个"));
+    }
+
+    #[test]
+    fn a_question_asking_which_setting_prefers_a_sentence_that_names_one() {
+        assert!(asks_for_name("exec kills my child process when the output is big - which setting raises that limit?"));
+        assert!(asks_for_name("is there an argv parser built into node?"));
+        assert!(asks_for_name("new Buffer('abc') warns, what should I call instead?"));
+        assert!(!asks_for_name("how long does the server keep a connection open?"));
+        assert!(names_identifier("* `maxBuffer` {number} Largest amount of data in bytes allowed on stdout or stderr."));
+        assert!(names_identifier("Set the log_min_duration_statement parameter."));
+        assert!(names_identifier("Run it with --max-old-space-size to raise the limit."));
+        assert!(!names_identifier("The child process is terminated and any output is truncated."));
     }
 
     #[test]
