@@ -256,6 +256,22 @@ pub fn term_recall(claim_terms: &[String], passage_terms: &HashSet<String>) -> f
     found as f32 / claim_terms.len() as f32
 }
 
+/// Whether the term is among the passage's terms, as itself or by its stem.
+pub fn has_term(term: &str, passage_terms: &HashSet<String>) -> bool {
+    passage_terms.contains(term) || stem_match(term, passage_terms)
+}
+
+/// Share of the claim's terms found in the passage's terms, each weighted (`weights` in the
+/// order of `claim_terms`).
+pub fn weighted_term_recall(claim_terms: &[String], weights: &[f32], passage_terms: &HashSet<String>) -> f32 {
+    let total: f32 = weights.iter().sum();
+    if claim_terms.is_empty() || total <= 0.0 {
+        return 0.0;
+    }
+    let found: f32 = claim_terms.iter().zip(weights).filter(|(t, _)| has_term(t, passage_terms)).map(|(_, w)| *w).sum();
+    found / total
+}
+
 /// "revenues" finds "revenue", "increased" finds "increase": a crude suffix fold is enough
 /// for support scoring and avoids a stemmer dependency.
 fn stem_match(term: &str, set: &HashSet<String>) -> bool {

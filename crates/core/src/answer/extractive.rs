@@ -7,7 +7,7 @@ use super::answerability::{answer_kind, has_kind, AnswerKind};
 use super::attribute::{Citation, Sentence, SentenceStatus};
 use super::evidence::EvidenceSet;
 use super::guard;
-use crate::text::{content_terms, sentences, term_recall};
+use crate::text::{content_terms, has_term, sentences, term_recall, weighted_term_recall};
 
 /// Sentences taken for an extractive answer.
 const SENTENCES: usize = 3;
@@ -27,7 +27,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
     let terms = content_terms(question);
     let kind = answer_kind(question);
     let wants_name = asks_for_name(question);
-    let mut scored = Vec::new();
+    let mut candidates = Vec::new();
     for (page_rank, page) in evidence.pages.iter().enumerate() {
         for passage in &page.passages {
             // Text addressed to an assistant is never quoted as an answer.
@@ -60,11 +60,19 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
                 // (a figure for "how many", a date for "when"); earlier-ranked pages break ties.
                 let kind_bonus = if kind != AnswerKind::Other && has_kind(text, kind) { 0.25 } else { 0.0 };
                 let name_bonus = if wants_name && names_identifier(text) { NAME_BONUS } else { 0.0 };
-                let score = term_recall(&terms, &sentence_terms) + kind_bonus + name_bonus + 0.3 / (page_rank as f32 + 1.0);
-                scored.push((score, page, passage, range));
+                let prior = kind_bonus + name_bonus + 0.3 / (page_rank as f32 + 1.0);
+                candidates.push((prior, sentence_terms, page, passage, range));
             }
         }
     }
+    let weights = local_weights(&terms, candidates.iter().map(|c| &c.1));
+    let mut scored: Vec<_> = candidates
+        .into_iter()
+        .map(|(prior, sentence_terms, page, passage, range)| {
+            let matched = 0.5 * term_recall(&terms, &sentence_terms) + 0.5 * weighted_term_recall(&terms, &weights, &sentence_terms);
+            (matched + prior, page, passage, range)
+        })
+        .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut out: Vec<Sentence> = Vec::new();
     let mut used_passages = HashSet::new();
@@ -84,6 +92,23 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out
+}
+
+/// Each question term weighted by how few of the candidate sentences hold it: a word every
+/// passage shares (the library's subject, "postgres", "node") cannot tell them apart, while
+/// the word only one sentence holds is what the question turns on.
+fn local_weights<'a>(terms: &[String], candidates: impl Iterator<Item = &'a HashSet<String>>) -> Vec<f32> {
+    let mut holding = vec![0usize; terms.len()];
+    let mut n = 0usize;
+    for sentence_terms in candidates {
+        n += 1;
+        for (i, t) in terms.iter().enumerate() {
+            if has_term(t, sentence_terms) {
+                holding[i] += 1;
+            }
+        }
+    }
+    holding.iter().map(|&h| ((n as f32 + 1.0) / (h as f32 + 1.0)).ln()).collect()
 }
 
 /// A sentence that refers back ("If exceeded, the child process is terminated", "The default
@@ -178,11 +203,24 @@ fn names_identifier(text: &str) -> bool {
     .is_match(text)
 }
 
+/// A written figure that stands on its own: not the digits of a name ("NAMEDATALEN-1",
+/// "ext4", "mkfs.ext2(8)" is a manual section, "UTF-8").
+fn stated_figure_regex() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"(?:^|[^A-Za-z0-9_\-.])[0-9０-９]").unwrap_or_else(|_| unreachable!()))
+}
+
+/// A manual page's section after its name: "tracepath(8)", "mkfs.ext4(8)".
+fn manual_section_regex() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"[A-Za-z0-9_.-]\([0-9][a-z]?\)").unwrap_or_else(|_| unreachable!()))
+}
+
 /// Whether a sentence states an answer of `kind`; for quantities a written figure, since
 /// number words ("one layer", "一层") are as often wording as answers.
 fn states(sentence: &str, kind: AnswerKind) -> bool {
     match kind {
-        AnswerKind::Quantity => sentence.chars().any(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)),
+        AnswerKind::Quantity => stated_figure_regex().is_match(&manual_section_regex().replace_all(sentence, "")),
         _ => has_kind(sentence, kind),
     }
 }
@@ -265,6 +303,16 @@ mod tests {
         assert!(names_identifier("Set the log_min_duration_statement parameter."));
         assert!(names_identifier("Run it with --max-old-space-size to raise the limit."));
         assert!(!names_identifier("The child process is terminated and any output is truncated."));
+    }
+
+    #[test]
+    fn digits_of_a_name_are_no_figure() {
+        assert!(!states("The system uses no more than NAMEDATALEN-1 bytes of an identifier.", AnswerKind::Quantity));
+        assert!(!states("Format it with mkfs.ext4(8) first.", AnswerKind::Quantity));
+        assert!(states("By default, NAMEDATALEN is 64 so the maximum identifier length is 63 bytes.", AnswerKind::Quantity));
+        assert!(states("错误率直接从38%降到1.2%。", AnswerKind::Quantity));
+        assert!(states("**Default:** `1000`.", AnswerKind::Quantity));
+        assert!(states("The default value is four megabytes (4MB).", AnswerKind::Quantity));
     }
 
     #[test]
