@@ -34,7 +34,8 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
             let flagged = guard::flagged(&passage.text);
             let code = code_blocks(&passage.text);
             for range in sentences(&passage.text) {
-                if flagged.iter().any(|f| f.start < range.end && range.start < f.end) {
+                let range = without_fence_lines(&passage.text, range);
+                if range.is_empty() || flagged.iter().any(|f| f.start < range.end && range.start < f.end) {
                     continue;
                 }
                 let text = &passage.text[range.clone()];
@@ -88,7 +89,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         let range = with_antecedent(&passage.text, range);
         let range = with_following_answer(&passage.text, range, kind);
         let text = super::facts::table::row_for_reader(&passage.text, range.clone())
-            .unwrap_or_else(|| passage.text[range.clone()].split_whitespace().collect::<Vec<_>>().join(" "));
+            .unwrap_or_else(|| passage.text[range.clone()].split_whitespace().filter(|w| !w.starts_with("```")).collect::<Vec<_>>().join(" "));
         out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out
@@ -117,9 +118,18 @@ fn local_weights<'a>(terms: &[String], candidates: impl Iterator<Item = &'a Hash
 fn with_antecedent(passage: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
     let units = sentences(passage);
     let Some(j) = units.iter().position(|u| u.start <= range.start && range.start < u.end) else { return range };
-    match super::facts::antecedent::antecedent(passage, &units, j) {
-        Some(k) if k + 2 >= j && range.end.saturating_sub(units[k].start) <= JOINED_QUOTE_BYTES => units[k].start..range.end,
-        _ => range,
+    let Some(mut k) = super::facts::antecedent::antecedent(passage, &units, j) else { return range };
+    // A manual's synopsis stands fenced before the sentence about it ("gen_random_uuid () →
+    // uuid" / "This function returns a version 4 (random) UUID."): the fence is no sentence.
+    let fence_only = |k: usize| without_fence_lines(passage, units[k].clone()).is_empty();
+    while k > 0 && fence_only(k) {
+        k -= 1;
+    }
+    let antecedent = &passage[without_fence_lines(passage, units[k].clone())];
+    if k + 3 >= j && !antecedent.is_empty() && !looks_like_code(antecedent) && range.end.saturating_sub(units[k].start) <= JOINED_QUOTE_BYTES {
+        units[k].start..range.end
+    } else {
+        range
     }
 }
 
@@ -151,23 +161,60 @@ fn with_following_answer(passage: &str, range: std::ops::Range<usize>, kind: Ans
 
 /// Byte ranges of fenced code blocks (```), which are quoted as code, never as statements.
 fn code_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
-    let mut blocks = Vec::new();
-    let mut open: Option<usize> = None;
+    let mut fences = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         if line.trim_start().starts_with("```") {
-            match open.take() {
-                Some(start) => blocks.push(start..offset + line.len()),
-                None => open = Some(offset),
-            }
+            fences.push((offset, offset + line.len(), line.trim() == "```"));
         }
         offset += line.len();
+    }
+    let mut blocks = Vec::new();
+    let mut open: Option<usize> = None;
+    // With an odd number of fences the passage was cut inside a block, at its start or at its
+    // end: the end that reads less like prose is the code.
+    let starts_inside = fences.len() % 2 == 1
+        && fences.first().zip(fences.last()).is_some_and(|(&(first, _, bare), &(_, last_end, _))| {
+            bare && !text[..first].trim().is_empty() && prose_lines(&text[..first]) < prose_lines(&text[last_end..])
+        });
+    for (i, &(start, end, _)) in fences.iter().enumerate() {
+        if i == 0 && starts_inside {
+            blocks.push(0..end);
+            continue;
+        }
+        match open.take() {
+            Some(begin) => blocks.push(begin..end),
+            None => open = Some(start),
+        }
     }
     // A passage cut inside a block: the rest of it is code.
     if let Some(start) = open {
         blocks.push(start..text.len());
     }
     blocks
+}
+
+/// Lines that end as sentences do.
+fn prose_lines(text: &str) -> usize {
+    text.lines().filter(|l| l.trim_end().ends_with(['.', '。', '!', '?', '！', '？', ':', '：'])).count()
+}
+
+/// A sentence's range without the fence lines (```) a line-based splitter leaves at its ends.
+fn without_fence_lines(text: &str, mut range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    while text[range.clone()].starts_with("```") {
+        match text[range.clone()].find('\n') {
+            Some(nl) => range.start += nl + 1,
+            None => return range.end..range.end,
+        }
+        range.start += text[range.clone()].len() - text[range.clone()].trim_start().len();
+    }
+    while let Some(nl) = text[range.clone()].rfind('\n') {
+        if !text[range.start + nl + 1..range.end].trim_start().starts_with("```") {
+            break;
+        }
+        range.end = range.start + text[range.start..range.start + nl].trim_end().len();
+    }
+    range
 }
 
 /// A line of a program rather than a sentence: a comment, a statement ending in ";" or "{",
@@ -291,6 +338,31 @@ mod tests {
         assert!(looks_like_code("// Server has a 5 seconds keep-alive timeout by default"));
         assert!(!looks_like_code("The `child_process.exec()` method spawns a shell and runs a command within it."));
         assert!(!looks_like_code("这个过程是 路径 MTU (PMTU) 发现 (RFC1191) ， tracepath(8) 命令能够自动完成这个"));
+    }
+
+    #[test]
+    fn a_passage_cut_inside_a_code_block_starts_with_code() {
+        let text = "rtt min/avg/max = 191.3/191.3/191.3 ms\n```\n\nThis process is path MTU discovery, which tracepath(8) does.\n\n```\n$ ping -c 1\n```\n\nThe end.";
+        let blocks = code_blocks(text);
+        let prose = text.find("This process").unwrap();
+        assert!(blocks.iter().all(|b| !b.contains(&prose)), "{blocks:?}");
+        assert!(blocks.iter().any(|b| b.contains(&text.find("rtt").unwrap())));
+        assert!(blocks.iter().any(|b| b.contains(&text.find("$ ping").unwrap())));
+        // A passage that ends inside a block: the rest of it is code, even when a block
+        // closed before it.
+        let cut = "The pg_trgm module provides GiST and GIN index operator classes.\nInequality operators are not supported.\n\n```\nCREATE TABLE t (t text);\n```\n\nor\n\n```\nCREATE INDEX i ON t USING GIN (t);";
+        let blocks = code_blocks(cut);
+        assert!(blocks.iter().all(|b| !b.contains(&0)), "{blocks:?}");
+        assert!(blocks.iter().any(|b| b.contains(&cut.find("CREATE INDEX").unwrap())));
+        // A passage that ends inside a block: the rest of it is code.
+        let open = "Run this:\n\n```sh\napt-get install meson\n";
+        assert_eq!(code_blocks(open), vec![open.find("```").unwrap()..open.len()]);
+        let synopsis = "PostgreSQL includes one function to generate a UUID:\n\n```\n\ngen_random_uuid () → uuid\n\n```\n\nThis function returns a version 4 (random) UUID.";
+        let this = synopsis.find("This function").unwrap();
+        let joined = with_antecedent(synopsis, this..synopsis.len());
+        assert!(synopsis[joined].starts_with("gen_random_uuid () → uuid"));
+        let fenced = "```\nThis function returns a version 4 (random) UUID.";
+        assert_eq!(&fenced[without_fence_lines(fenced, 0..fenced.len())], "This function returns a version 4 (random) UUID.");
     }
 
     #[test]

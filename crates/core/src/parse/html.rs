@@ -59,6 +59,7 @@ pub fn html_to_text(html: &str) -> (Option<String>, String) {
     // The element being skipped and how deep inside nested elements of its name the scanner is.
     let mut skipping: Option<(String, usize)> = None;
     let mut in_title = false;
+    let mut pre_depth = 0usize;
     while !rest.is_empty() {
         let Some(lt) = rest.find('<') else {
             if skipping.is_none() {
@@ -118,23 +119,45 @@ pub fn html_to_text(html: &str) -> (Option<String>, String) {
                     out.push_str("\n- ");
                 }
             }
+            // Preformatted text is fenced as code: a shell example's "# apt-get install …"
+            // or a config file's "# comment" line is no heading, and a quote never ends in it.
+            "pre" => {
+                if !closing {
+                    pre_depth += 1;
+                    if pre_depth == 1 {
+                        out.push_str("\n```\n");
+                    }
+                } else if pre_depth > 0 {
+                    pre_depth -= 1;
+                    if pre_depth == 0 {
+                        out.push_str("\n```\n");
+                    }
+                }
+            }
             "td" | "th" if closing => out.push_str(" | "),
             n if BLOCKS.contains(&n) => out.push('\n'),
             _ => {}
         }
+    }
+    if pre_depth > 0 {
+        out.push_str("\n```\n");
     }
     let title = title.map(|t| t.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|t| !t.is_empty());
     // Collapse runs of spaces inside lines; keep paragraph breaks.
     let lines: Vec<String> = out.lines().map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
     let mut text = String::new();
     let mut blank = false;
+    let mut in_code = false;
     for line in lines {
         if line.is_empty() {
             blank = true;
             continue;
         }
         if !text.is_empty() {
-            text.push_str(if blank || line.starts_with('#') { "\n\n" } else { "\n" });
+            text.push_str(if blank || (line.starts_with('#') && !in_code) { "\n\n" } else { "\n" });
+        }
+        if line.starts_with("```") {
+            in_code = !in_code;
         }
         blank = false;
         text.push_str(&line);
@@ -229,6 +252,23 @@ mod tests {
         assert!(text.contains("- North\n- South"), "{text}");
         assert!(text.contains("Region | kW |"), "{text}");
         assert!(!text.contains("pwned") && !text.contains("fake") && !text.contains("hidden") && !text.contains("color"), "{text}");
+    }
+
+    #[test]
+    fn preformatted_text_is_fenced_so_its_comment_lines_are_no_headings() {
+        let html = "<h2>10.2. Backup</h2><p>Run this:</p><pre class=\"screen\"># find /path/to \\\n  -newer stamp</pre><p>Then check.</p>";
+        let (_, text) = html_to_text(html);
+        assert_eq!(text, "## 10.2. Backup\n\nRun this:\n\n```\n# find /path/to \\\n-newer stamp\n```\n\nThen check.", "{text:?}");
+        let doc = crate::parse::Document { format: crate::parse::Format::Html, title: "Backup".into(), pages: vec![crate::parse::Page { text }] };
+        struct Words;
+        impl crate::chunk::TokenCounter for Words {
+            fn count(&self, text: &str) -> usize {
+                text.split_whitespace().count()
+            }
+        }
+        let chunks = crate::chunk::chunk_document(&doc, "Backup", &Words, crate::chunk::ChunkParams { max_tokens: 256 });
+        assert!(!chunks.is_empty());
+        assert!(chunks.iter().all(|c| c.heading_path == vec!["10.2. Backup".to_string()]), "{:?}", chunks.iter().map(|c| &c.heading_path).collect::<Vec<_>>());
     }
 
     #[test]
