@@ -26,9 +26,10 @@ pub enum MetaKey {
 pub const PDF_TEXT_VERSION: &str = "cell-gaps-1";
 
 /// Changes when reading or chunking the other formats changes what they write (now:
-/// Markdown without comments and link targets, a term line kept with the text it names, and
-/// HTML's preformatted text fenced as code), so those files are read again once.
-pub const TEXT_READING_VERSION: &str = "html-pre-fenced-2";
+/// Markdown without comments, link targets and backslash escapes, a term line kept with the
+/// text it names, and HTML's preformatted text fenced as code), so those files are read again
+/// once.
+pub const TEXT_READING_VERSION: &str = "markdown-unescaped-3";
 
 impl MetaKey {
     pub fn last_scan(root: &Path) -> MetaKey {

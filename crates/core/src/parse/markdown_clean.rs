@@ -46,7 +46,7 @@ pub fn readable_markdown(text: &str) -> String {
             if reference_definition_regex().is_match(&visible) {
                 String::new()
             } else {
-                link_regex().replace_all(&visible, "$1").into_owned()
+                unescaped(&link_regex().replace_all(&visible, "$1"))
             }
         };
         let blank = kept.trim().is_empty();
@@ -61,6 +61,30 @@ pub fn readable_markdown(text: &str) -> String {
                 out.push('\n');
             }
         }
+    }
+    out
+}
+
+/// `line` with Markdown's backslash escapes read as the characters they stand for ("\*\*"
+/// shows "**"), outside inline code. A `|` stays escaped, since an unescaped one would make the
+/// line a table row, and so does a `#` that opens the line, which would make it a heading.
+fn unescaped(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_code = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if c == '\\' && !in_code {
+            if let Some(&(_, next)) = chars.peek() {
+                let opens_line = line[..at].trim().is_empty();
+                if next.is_ascii_punctuation() && next != '|' && !(next == '#' && opens_line) {
+                    continue;
+                }
+            }
+        }
+        out.push(c);
     }
     out
 }
@@ -112,6 +136,12 @@ mod tests {
     fn code_is_kept_as_written() {
         let md = "Text ![logo](logo.png) and [x][y].\n\n```js\nconst a = b[0](c); // [not](a link)\n<!-- kept -->\n```\n";
         assert_eq!(readable_markdown(md), "Text logo and x.\n\n```js\nconst a = b[0](c); // [not](a link)\n<!-- kept -->\n```\n");
+    }
+
+    #[test]
+    fn backslash_escapes_read_as_their_characters() {
+        let md = "\\*\\* Node.js 8.0.0 included Node-API as experimental, see `a\\*b` and C:\\path.\n\\# not a heading\n| a \\| b |\n";
+        assert_eq!(readable_markdown(md), "** Node.js 8.0.0 included Node-API as experimental, see `a\\*b` and C:\\path.\n\\# not a heading\n| a \\| b |\n");
     }
 
     #[test]
