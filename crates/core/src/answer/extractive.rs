@@ -33,12 +33,16 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
             // Text addressed to an assistant is never quoted as an answer.
             let flagged = guard::flagged(&passage.text);
             let code = code_blocks(&passage.text);
-            for range in sentences(&passage.text) {
-                let range = without_fence_lines(&passage.text, range);
+            let units = sentences(&passage.text).into_iter().flat_map(|range| between_rules(&passage.text, without_fence_lines(&passage.text, range)));
+            for range in units {
                 if range.is_empty() || flagged.iter().any(|f| f.start < range.end && range.start < f.end) {
                     continue;
                 }
                 let text = &passage.text[range.clone()];
+                // A heading names a part of the document and states nothing.
+                if !text.contains('\n') && text.trim_start().starts_with('#') {
+                    continue;
+                }
                 // Code says what a program does, not what the manual states: a line of it
                 // quoted alone ("scrypt(password, 'salt', 24, (err, key) => {") answers nothing.
                 if code.iter().any(|c| c.start <= range.start && range.end <= c.end) || looks_like_code(text) {
@@ -197,6 +201,48 @@ fn code_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
 /// Lines that end as sentences do.
 fn prose_lines(text: &str) -> usize {
     text.lines().filter(|l| l.trim_end().ends_with(['.', '。', '!', '?', '！', '？', ':', '：'])).count()
+}
+
+/// Whether a line is a rule: a horizontal line, or the underline of a plain-text heading
+/// ("Review of last quarter" / "----------------------").
+fn is_rule_line(line: &str) -> bool {
+    let t = line.trim();
+    t.chars().filter(|c| matches!(c, '-' | '=' | '_' | '*' | '~')).count() >= 3 && t.chars().all(|c| matches!(c, '-' | '=' | '_' | '*' | '~' | ' '))
+}
+
+/// A sentence's range cut at the rule lines inside it: plain-text notes run a heading, its
+/// underline and the next paragraph together when no stop ends the heading. A line right above
+/// a rule is that heading, and is left out.
+fn between_rules(text: &str, range: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::new();
+    let mut start = range.start;
+    let mut offset = range.start;
+    for line in text[range.clone()].split_inclusive('\n') {
+        if is_rule_line(line) {
+            let before = text[start..offset].trim();
+            let heading = !before.is_empty() && !before.contains('\n') && !before.ends_with(['.', '!', '?', '。']);
+            if !heading {
+                parts.push(start..offset);
+            }
+            start = offset + line.len();
+        }
+        offset += line.len();
+    }
+    parts.push(start..range.end);
+    parts
+        .into_iter()
+        .map(|r| {
+            let t = &text[r.clone()];
+            let lead = t.len() - t.trim_start().len();
+            let trail = t.len() - t.trim_end().len();
+            if lead + trail >= t.len() {
+                r.end..r.end
+            } else {
+                r.start + lead..r.end - trail
+            }
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
 }
 
 /// A sentence's range without the fence lines (```) a line-based splitter leaves at its ends.
@@ -375,6 +421,24 @@ mod tests {
         assert!(names_identifier("Set the log_min_duration_statement parameter."));
         assert!(names_identifier("Run it with --max-old-space-size to raise the limit."));
         assert!(!names_identifier("The child process is terminated and any output is truncated."));
+    }
+
+    #[test]
+    fn rules_and_plain_text_headings_are_not_quoted() {
+        let text = "Build agent capacity\n-----------------------\nJonas reported that build queues regularly exceed 20 minutes on Monday mornings.";
+        let parts: Vec<&str> = between_rules(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(parts, vec!["Jonas reported that build queues regularly exceed 20 minutes on Monday mornings."]);
+        let list = "The freeze starts on 16 December.\n------------\n[ ] Priya - rehearsal - 29 Oct 2024";
+        let parts: Vec<&str> = between_rules(list, 0..list.len()).into_iter().map(|r| &list[r]).collect();
+        assert_eq!(parts, vec!["The freeze starts on 16 December.", "[ ] Priya - rehearsal - 29 Oct 2024"]);
+        let notes = "the changes.\n\n3. Build agent capacity\n-----------------------\nJonas reported that build queues regularly exceed 20 minutes on Monday\nmornings. Options discussed: more agents.\n";
+        let quotes = extractive_sentences("how bad are monday build queues now?", &EvidenceSet { pages: vec![page_with_text(notes)] });
+        assert!(quotes[0].text.starts_with("Jonas reported"), "{:?}", quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
+        let plain = "No rule here, just a sentence.";
+        assert_eq!(between_rules(plain, 0..plain.len()), vec![0..plain.len()]);
+        let page = page_with_text("# Platform Team Handbook\n\nThe Platform Team builds and runs the shared services.");
+        let quotes = extractive_sentences("what does the platform team do?", &EvidenceSet { pages: vec![page] });
+        assert!(quotes.iter().all(|q| !q.text.starts_with('#')), "{:?}", quotes.iter().map(|q| &q.text).collect::<Vec<_>>());
     }
 
     #[test]

@@ -34,6 +34,20 @@ fn pronoun_opening_regex() -> &'static Regex {
     })
 }
 
+/// Whether the "that" at `at` joins a clause ("Jonas reported that build queues …", "so that
+/// writes …") rather than pointing back ("of that parameter", "That option …"): it points back
+/// at the start of a sentence or after a preposition.
+fn is_conjunction_that(sentence: &str, at: usize) -> bool {
+    let Some(word) = sentence.get(at..).and_then(|rest| rest.split_whitespace().next()) else { return false };
+    if !word.eq_ignore_ascii_case("that") {
+        return false;
+    }
+    let before = sentence[..at].trim_end();
+    let previous = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_lowercase();
+    const POINTING: [&str; 12] = ["", "of", "in", "on", "for", "to", "with", "from", "by", "at", "about", "under"];
+    !POINTING.contains(&previous.as_str())
+}
+
 /// Whether `text` names `noun` (or its plural or singular) as a word.
 fn names(text: &str, noun: &str) -> bool {
     let lower = text.to_lowercase();
@@ -53,6 +67,9 @@ pub fn antecedent(text: &str, units: &[Range<usize>], j: usize) -> Option<usize>
     let own = text.get(units.get(j)?.clone())?;
     let earliest = j.saturating_sub(REACH);
     for caps in demonstrative_regex().captures_iter(own) {
+        if caps.get(0).is_some_and(|m| is_conjunction_that(own, m.start())) {
+            continue;
+        }
         let Some(noun) = caps.get(1).or_else(|| caps.get(2)).map(|m| m.as_str().to_lowercase()) else { continue };
         if let Some(k) = (earliest..j).rev().find(|&k| text.get(units[k].clone()).is_some_and(|u| names(u, &noun))) {
             return Some(k);
@@ -90,6 +107,14 @@ mod tests {
         let condition = "Largest amount of data in bytes allowed on stdout or stderr. If exceeded, the child process is terminated.";
         assert_eq!(refers(condition, 1).as_deref(), Some("Largest amount of data in bytes allowed on stdout or stderr."));
         assert!(refers("Set a limit on open files. If you need more, raise it.", 1).is_none());
+    }
+
+    #[test]
+    fn a_that_joining_a_clause_points_at_nothing() {
+        let text = "Build agent capacity was discussed at length. Jonas reported that build queues exceed 20 minutes.";
+        assert_eq!(refers(text, 1), None);
+        let pointing = "The queue holds pending connections. The length of that queue is 511.";
+        assert!(refers(pointing, 1).is_some());
     }
 
     #[test]
