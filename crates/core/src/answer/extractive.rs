@@ -92,8 +92,10 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
         }
         let range = with_antecedent(&passage.text, range);
         let range = with_following_answer(&passage.text, range, kind);
-        let text = super::facts::table::row_for_reader(&passage.text, range.clone())
-            .unwrap_or_else(|| passage.text[range.clone()].split_whitespace().filter(|w| !w.starts_with("```")).collect::<Vec<_>>().join(" "));
+        let range = with_term(&passage.text, range);
+        let text = super::facts::table::row_for_reader(&passage.text, range.clone()).unwrap_or_else(|| {
+            passage.text[range.clone()].split_whitespace().filter(|w| !w.starts_with("```") && !w.chars().all(|c| c == '#')).collect::<Vec<_>>().join(" ")
+        });
         out.push(Sentence::new(text.clone(), SentenceStatus::Quote, vec![Citation::of(page, passage, range, score.min(1.0))]));
     }
     out
@@ -134,6 +136,45 @@ fn with_antecedent(passage: &str, range: std::ops::Range<usize>) -> std::ops::Ra
         units[k].start..range.end
     } else {
         range
+    }
+}
+
+/// Longest term line, in characters, that a description below it may be about.
+const TERM_CHARS: usize = 100;
+
+/// The term a paragraph describes, when the paragraph opens at `start` right under a line of
+/// its own that names a setting, option or function: a manual's definition list
+/// ("statement_timeout (integer)") or an API heading ("### `--max-old-space-size=SIZE`").
+fn term_before(passage: &str, units: &[std::ops::Range<usize>], start: usize) -> Option<std::ops::Range<usize>> {
+    let j = units.iter().position(|u| u.start <= start && start < u.end)?;
+    if j == 0 || units[j].start != start {
+        return None;
+    }
+    let term = units[j - 1].clone();
+    let line = passage[term.clone()].trim();
+    if !passage[term.end..start].contains("\n\n") || line.contains('\n') || line.starts_with("```") {
+        return None;
+    }
+    // A caption over a table or a notice ("> Stability: 1") is no term the text describes.
+    if passage[start..].starts_with(['|', '>']) || passage[units[j].clone()].contains('|') {
+        return None;
+    }
+    let name = line.trim_start_matches('#').trim();
+    let is_term = name.chars().count() <= TERM_CHARS
+        && name.split_whitespace().count() <= 10
+        && !name.ends_with(['.', '!', '?', '。', ':', '：', ';', ','])
+        && !is_rule_line(name)
+        && !looks_like_code(name)
+        && names_identifier(name);
+    is_term.then_some(term)
+}
+
+/// A quote that opens a description, started at the term it describes, so that "Abort any
+/// statement that takes more than the specified amount of time" says which setting does.
+fn with_term(passage: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    match term_before(passage, &sentences(passage), range.start) {
+        Some(term) if range.end - term.start <= JOINED_QUOTE_BYTES => term.start..range.end,
+        _ => range,
     }
 }
 
@@ -343,6 +384,29 @@ mod tests {
             also_in: vec![],
             facets: None,
         }
+    }
+
+    #[test]
+    fn a_description_is_quoted_with_the_term_it_describes() {
+        let text = "Statement Behavior\n\nstatement_timeout (integer)\n\nAbort any statement that takes more than the specified amount of time. A value of zero (the default) disables the timeout.";
+        let page = page_with_text(text);
+        let evidence = EvidenceSet { pages: vec![page], ..Default::default() };
+        let quotes = extractive_sentences("which setting aborts a statement that takes more than some amount of time", &evidence);
+        assert!(quotes[0].text.starts_with("statement_timeout (integer) Abort any statement"), "{}", quotes[0].text);
+        // An API heading is the term of the paragraph under it; its marks are not quoted.
+        let heading = "### `--max-old-space-size=SIZE` (in megabytes)\n\nSets the max memory size of V8's old memory section.";
+        let start = heading.find("Sets").unwrap();
+        let quoted = with_term(heading, start..heading.len());
+        assert_eq!(quoted.start, 0);
+        // A later sentence of the description, a plain heading and a table's caption are not.
+        let later = text.find("A value").unwrap();
+        assert_eq!(with_term(text, later..text.len()).start, later);
+        let plain = "## Memory management\n\nThe heap grows as objects are allocated.";
+        let start = plain.find("The heap").unwrap();
+        assert_eq!(with_term(plain, start..plain.len()).start, start);
+        let caption = "Table 4.1. files used by `pam_unix`\n\nfile | permission | user | group\n--- | --- | --- | ---";
+        let start = caption.find("file |").unwrap();
+        assert_eq!(with_term(caption, start..caption.len()).start, start);
     }
 
     #[test]
