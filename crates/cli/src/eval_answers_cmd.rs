@@ -50,6 +50,10 @@ pub struct EvalAnswersArgs {
     /// Ask the model whether the evidence states the answer and record it (signals.model_yes).
     #[arg(long)]
     record_judge: bool,
+    /// When the model finds no answer, show the best-matching source sentences in the rules'
+    /// order instead of asking the model which of them answers (to measure what that adds).
+    #[arg(long)]
+    no_judge_quotes: bool,
     /// Write every answer (JSON lines) here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -112,6 +116,7 @@ pub fn run(ctx: &CommandContext, args: EvalAnswersArgs) -> Result<i32> {
         constrained: args.constrained,
         never_abstain: args.never_abstain,
         record_judge: args.record_judge,
+        judge_quotes: !args.no_judge_quotes,
         compute: !args.no_compute,
         ..AskOptions::default()
     };

@@ -71,6 +71,13 @@ fn questions_the_sample_cannot_answer_abstain() {
         assert_eq!((why["kind"].as_str(), why["name"].as_str()), (Some("not_mentioned"), Some(name)), "{question}: {answer:#}");
         assert!(answer["raw_model_output"].is_null(), "nothing is generated about what the sources do not mention");
     }
+    // A near miss with nothing the rules can tell apart: the capacity table lists five
+    // regions, none of them this one. The model finds no answer, and shown the best source
+    // sentences one by one it says none of them answers.
+    let question = "how many sites are there in the western moors region?";
+    let answer = ask(data.path(), question, &[]);
+    assert_eq!(answer["abstained"], true, "{question}: {answer:#}");
+    assert_eq!(answer["notices"][0]["why"]["kind"], "model_judged", "{question}: {answer:#}");
 }
 
 #[test]

@@ -116,6 +116,13 @@ impl Asker<'_> {
             Draft::Generated(generation) => {
                 let (sentences, counts) = self.check(query, &generation.raw, &gathered.evidence, &gathered.passage_vectors)?;
                 let checked = verdict::settle(query, sentences, quotes, &gathered.evidence, self.options.never_abstain);
+                let checked = match checked {
+                    Checked::Quoted { sentences, note: Notice::ModelFoundNothing } if self.options.judge_quotes => match self.generator {
+                        Some(generator) => judge::judged_quotes(generator, query, &gathered.evidence, sentences, self.options.never_abstain),
+                        None => Checked::Quoted { sentences, note: Notice::ModelFoundNothing },
+                    },
+                    other => other,
+                };
                 Ok((checked, Some(generation), counts))
             }
         }

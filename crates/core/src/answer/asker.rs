@@ -32,6 +32,11 @@ pub struct AskOptions {
     /// Compute figure questions from statement cells ([`super::compute`]); off, the model
     /// answers them as before (to measure what computing adds).
     pub compute: bool,
+    /// When the model finds no answer in the passages, ask it of each of the best-matching
+    /// source sentences whether that one answers the question: show them in its order, or
+    /// abstain when it says no to all. Off, the sentences are shown in the rules' order (to
+    /// measure what the judging adds).
+    pub judge_quotes: bool,
 }
 
 impl Default for AskOptions {
@@ -47,6 +52,7 @@ impl Default for AskOptions {
             first_token_within_s: None,
             record_judge: false,
             compute: true,
+            judge_quotes: true,
         }
     }
 }

@@ -24,6 +24,12 @@ const FOLLOWING_REACH: usize = 2;
 const JOINED_QUOTE_BYTES: usize = 600;
 
 pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sentence> {
+    ranked_quotes(question, evidence, SENTENCES, true)
+}
+
+/// The `limit` evidence sentences that best match the question, one per passage, best first;
+/// `close_only` keeps only those that match nearly as well as the best.
+pub fn ranked_quotes(question: &str, evidence: &EvidenceSet, limit: usize, close_only: bool) -> Vec<Sentence> {
     let terms = content_terms(question);
     let kind = answer_kind(question);
     let wants_name = asks_for_name(question);
@@ -84,7 +90,7 @@ pub fn extractive_sentences(question: &str, evidence: &EvidenceSet) -> Vec<Sente
     let best = scored.first().map(|s| s.0).unwrap_or(0.0);
     for (score, page, passage, range) in scored {
         // Further sentences only when they match the question nearly as well as the best.
-        if out.len() == SENTENCES || (!out.is_empty() && score < best * 0.6) {
+        if out.len() == limit || (close_only && !out.is_empty() && score < best * 0.6) {
             break;
         }
         if !used_passages.insert(passage.chunk_id) {
