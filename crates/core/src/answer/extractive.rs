@@ -396,7 +396,7 @@ mod tests {
     fn a_description_is_quoted_with_the_term_it_describes() {
         let text = "Statement Behavior\n\nstatement_timeout (integer)\n\nAbort any statement that takes more than the specified amount of time. A value of zero (the default) disables the timeout.";
         let page = page_with_text(text);
-        let evidence = EvidenceSet { pages: vec![page], ..Default::default() };
+        let evidence = EvidenceSet { pages: vec![page] };
         let quotes = extractive_sentences("which setting aborts a statement that takes more than some amount of time", &evidence);
         assert!(quotes[0].text.starts_with("statement_timeout (integer) Abort any statement"), "{}", quotes[0].text);
         // An API heading is the term of the paragraph under it; its marks are not quoted.

@@ -215,7 +215,7 @@ mod tests {
             also_in: vec![],
             facets: None,
         };
-        EvidenceSet { pages: vec![page], ..Default::default() }
+        EvidenceSet { pages: vec![page] }
     }
 
     fn judge(answer: &'static str, yes: f32) -> ScriptedJudge {
