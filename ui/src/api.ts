@@ -78,6 +78,7 @@ const EMPTY_TIMINGS: Timings = {
   prompt_ms: 0,
   first_token_ms: null,
   generation_ms: 0,
+  check_ms: null,
   total_ms: 0,
   prompt_tokens: 0,
   reused_prompt_tokens: 0,

@@ -73,6 +73,7 @@ function timings(firstToken: number | null, total: number): Timings {
     prompt_ms: 210,
     first_token_ms: firstToken,
     generation_ms: firstToken === null ? 0 : total - firstToken,
+    check_ms: firstToken === null ? null : 40,
     total_ms: total,
     prompt_tokens: 1840,
     reused_prompt_tokens: 0,

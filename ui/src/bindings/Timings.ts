@@ -4,4 +4,9 @@ export type Timings = { retrieve_ms: number,
 /**
  * From the question to the cited evidence quotes being shown.
  */
-first_evidence_ms: number | null, prompt_ms: number, first_token_ms: number | null, generation_ms: number, total_ms: number, prompt_tokens: number, reused_prompt_tokens: number, generated_tokens: number, };
+first_evidence_ms: number | null, prompt_ms: number, first_token_ms: number | null, generation_ms: number, 
+/**
+ * From the model's last token to the checked answer: each sentence checked against its
+ * sources, and the model asked as judge where the check uses it.
+ */
+check_ms: number | null, total_ms: number, prompt_tokens: number, reused_prompt_tokens: number, generated_tokens: number, };

@@ -92,7 +92,7 @@ impl Asker<'_> {
                 } else {
                     match self.judged(&query, &gathered.evidence, &mut signals) {
                         Verdict::Abstain(why) => (Checked::abstained(why), None, AttributionCounts::default()),
-                        Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, sink)?,
+                        Verdict::Answerable => self.drafted_and_checked(&query, &gathered, quotes, started, &mut timings, sink)?,
                     }
                 }
             }
@@ -109,11 +109,13 @@ impl Asker<'_> {
         gathered: &Gathered,
         quotes: Vec<Sentence>,
         started: Instant,
+        timings: &mut Timings,
         sink: &mut Sink<'_>,
     ) -> Result<(Checked, Option<Generation>, AttributionCounts)> {
         match self.draft(query, &gathered.evidence, started, sink)? {
             Draft::Quotes { note } => Ok((Checked::Quoted { sentences: quotes, note }, None, AttributionCounts::default())),
             Draft::Generated(generation) => {
+                let checking = Instant::now();
                 let (sentences, counts) = self.check(query, &generation.raw, &gathered.evidence, &gathered.passage_vectors)?;
                 let checked = verdict::settle(query, sentences, quotes, &gathered.evidence, self.options.never_abstain);
                 let checked = match checked {
@@ -123,6 +125,7 @@ impl Asker<'_> {
                     },
                     other => other,
                 };
+                timings.check_ms = Some(ms(checking));
                 Ok((checked, Some(generation), counts))
             }
         }

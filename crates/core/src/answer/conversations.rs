@@ -240,7 +240,11 @@ mod tests {
         // Nothing an older version wrote is lost in reading it (scores compared to f32 precision).
         for (turn, original) in turns.iter().zip(&values) {
             let mut read = serde_json::to_value(turn.answer.as_ref().unwrap()).unwrap();
+            // Fields added since that version are read as their defaults.
             read.as_object_mut().unwrap().remove("notices");
+            if let Some(timings) = read.get_mut("timings").and_then(|t| t.as_object_mut()) {
+                timings.remove("check_ms");
+            }
             assert_eq!(to_f32(read), to_f32(original.clone()));
         }
         let oldest = turns[2].answer.as_ref().expect("a turn without sentences opens");

@@ -48,6 +48,9 @@ pub struct Timings {
     pub prompt_ms: f64,
     pub first_token_ms: Option<f64>,
     pub generation_ms: f64,
+    /// From the model's last token to the checked answer: each sentence checked against its
+    /// sources, and the model asked as judge where the check uses it.
+    pub check_ms: Option<f64>,
     pub total_ms: f64,
     pub prompt_tokens: usize,
     pub reused_prompt_tokens: usize,
