@@ -23,12 +23,28 @@ pub struct ParseArgs {
     /// Print each page's text as JSON lines {path, page, text}; otherwise one summary line per file.
     #[arg(long)]
     json: bool,
+    /// Print every figure of the pages' tables as JSON lines {path, page, row, column, periods,
+    /// value, number, unit, scale}: what `extract` and computed answers read.
+    #[arg(long, conflicts_with = "json")]
+    tables: bool,
+    /// Only these pages (with --json or --tables), e.g. 3 or 50-53; repeatable.
+    #[arg(long = "page", value_parser = parse_page_range)]
+    pages: Vec<std::ops::RangeInclusive<usize>>,
     /// Files parsed at once, each PDF in its own worker process (default: cores, at most 4).
     #[arg(long)]
     jobs: Option<usize>,
     /// Seconds a single PDF may take before it is skipped.
     #[arg(long, default_value_t = 120)]
     parse_timeout: u64,
+}
+
+/// "3" or "50-53": pages counted from 1.
+fn parse_page_range(text: &str) -> std::result::Result<std::ops::RangeInclusive<usize>, String> {
+    let number = |t: &str| t.trim().parse::<usize>().ok().filter(|n| *n >= 1).ok_or_else(|| format!("not a page number: {t:?}"));
+    match text.split_once('-') {
+        Some((a, b)) => Ok(number(a)?..=number(b)?),
+        None => number(text).map(|n| n..=n),
+    }
 }
 
 pub fn parse(ctx: &CommandContext, args: ParseArgs) -> Result<i32> {
@@ -55,8 +71,18 @@ pub fn parse(ctx: &CommandContext, args: ParseArgs) -> Result<i32> {
         match result {
             Some(Ok(doc)) => {
                 pages_total += doc.pages.len();
-                if args.json {
-                    for (i, page) in doc.pages.iter().enumerate() {
+                let wanted = |n: usize| args.pages.is_empty() || args.pages.iter().any(|r| r.contains(&n));
+                if args.tables {
+                    for (i, page) in doc.pages.iter().enumerate().filter(|(i, _)| wanted(i + 1)) {
+                        for cell in pagewise_core::extract::read_cells(&page.text) {
+                            let mut line = serde_json::to_value(&cell)?;
+                            line["path"] = serde_json::json!(path);
+                            line["page"] = serde_json::json!(i + 1);
+                            println!("{line}");
+                        }
+                    }
+                } else if args.json {
+                    for (i, page) in doc.pages.iter().enumerate().filter(|(i, _)| wanted(i + 1)) {
                         println!("{}", serde_json::json!({"path": path, "page": i + 1, "title": doc.title, "text": page.text}));
                     }
                 } else {

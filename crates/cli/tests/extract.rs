@@ -69,3 +69,22 @@ fn a_measure_is_read_from_the_statements_under_any_of_its_names() {
     assert_eq!(values[1]["row"].as_str(), Some("Raw materials and supplies + Finished goods"));
     assert_eq!((values[2]["value"].as_str(), values[2]["row"].as_str()), (Some("(29,400)"), Some("Cost of sales")));
 }
+
+/// `pagewise parse --tables` shows each figure of a real PDF's statements as Pagewise reads it
+/// (through PDFium), with its row, column, period, sign and the caption's scale: what a user
+/// checks against the page before trusting an extraction.
+#[test]
+fn parse_shows_every_table_figure_with_row_column_period_and_scale() {
+    let data = tempfile::tempdir().unwrap();
+    let pdf = repo_root().join("tests/fixtures/statements.pdf");
+    let out = run_ok(pagewise(data.path()).args(["parse", "--tables", "--page", "2-3"]).arg(&pdf));
+    let cells: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(cells.iter().all(|c| c["page"] == 2 || c["page"] == 3), "only the pages asked for");
+    let cost = cells.iter().find(|c| c["row"] == "Cost of sales" && c["column"] == "2022").unwrap_or_else(|| panic!("{cells:#?}"));
+    assert_eq!((cost["value"].as_str(), cost["number"].as_f64(), cost["scale"].as_str(), cost["page"].as_u64()), (Some("(27,300)"), Some(-27300.0), Some("thousands"), Some(2)));
+    let goods = cells.iter().find(|c| c["row"] == "Finished goods" && c["value"] == "4,400").unwrap_or_else(|| panic!("{cells:#?}"));
+    assert_eq!((goods["column"].as_str(), goods["periods"][0].as_str()), (Some("December 31, 2023"), Some("2023-12-31")));
+    assert!(!cells.iter().any(|c| c["row"].as_str().unwrap().starts_with("Inventories")), "a heading with no figures is no row: {cells:#?}");
+    let refused = pagewise(data.path()).args(["parse", "--tables", "--page", "0"]).arg(&pdf).output().unwrap();
+    assert!(!refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("not a page number"));
+}

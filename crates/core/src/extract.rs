@@ -95,6 +95,44 @@ fn unit_of(cell: &TableCell) -> Option<String> {
     Some(format!("{family:?}").to_lowercase())
 }
 
+/// One figure of a page's tables as Pagewise reads it, for `pagewise parse --tables`: what a
+/// user checks against the page before trusting an extraction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadCell {
+    pub row: String,
+    pub column: String,
+    /// The periods its column header names, as people read them ("2023", "2023-06-30", "Q2 2024").
+    pub periods: Vec<String>,
+    pub value: String,
+    pub number: Option<f64>,
+    pub unit: Option<String>,
+    /// The scale the page's caption gives bare figures ("millions").
+    pub scale: Option<String>,
+    /// The row's byte range in the page's text.
+    pub line_start: usize,
+    pub line_end: usize,
+}
+
+/// Every figure of the tables on a page (its text as the parser wrote it) with its row, column,
+/// periods, unit and scale.
+pub fn read_cells(text: &str) -> Vec<ReadCell> {
+    let scale = caption_scale(text).map(|s| scale_name(s).to_string());
+    table_cells(text)
+        .into_iter()
+        .map(|cell| ReadCell {
+            periods: periods(&cell.column).into_iter().map(|(p, _)| p.to_string()).collect(),
+            number: number_of(&cell.value),
+            unit: unit_of(&cell),
+            scale: scale.clone(),
+            line_start: cell.line.start,
+            line_end: cell.line.end,
+            row: cell.row,
+            column: cell.column,
+            value: cell.value,
+        })
+        .collect()
+}
+
 /// How well `cell` answers `field` (terms already taken apart): `None` when the field's words
 /// are not all in its row label and column header, or the period is not its column's (or
 /// row's); else the share of the row's and column's words the field accounts for.
@@ -310,6 +348,17 @@ mod tests {
         assert_eq!(score(&terms("north valley capacity"), None, &cell("Riverside", "Capacity (kW)")), None);
         assert!(score(&terms("north valley capacity"), None, &cell("North Valley", "Capacity (kW)")).is_some());
         assert!(score(&terms("net sales"), None, &cell("Net sales", "Six Months Ended December 31, 2022")).is_some());
+    }
+
+    #[test]
+    fn a_pages_cells_carry_period_and_scale() {
+        let page = "Consolidated Statements of Income\n($ in millions)\nFor the years ended June 30,\t2023\t2022\nNet sales\t$\t14,694 $\t14,544\nCost of sales\t(11,969)\t(11,909)\n";
+        let cells = read_cells(page);
+        assert_eq!(cells.len(), 4, "{cells:?}");
+        let cost = cells.iter().find(|c| c.row == "Cost of sales" && c.periods == ["2022"]).unwrap();
+        assert_eq!((cost.value.as_str(), cost.number, cost.scale.as_deref()), ("(11,909)", Some(-11909.0), Some("millions")));
+        assert_eq!(&page[cost.line_start..cost.line_end], "Cost of sales\t(11,969)\t(11,909)");
+        assert!(read_cells("no table here").is_empty());
     }
 
     #[test]

@@ -273,6 +273,12 @@ pub(crate) const METRICS: &[Metric] = &[
 /// and what the company's owners are attributed ("Net earnings attributable to Acme Inc.
 /// shareholders" is net earnings; the noncontrolling interests' share is not).
 fn label_words(label: &str) -> HashSet<String> {
+    // What follows ", net of" qualifies the row and does not name it: "Additions to property
+    // and equipment, net of $48 … of non-cash capital expenditures".
+    let label = match label.to_ascii_lowercase().find(", net of ") {
+        Some(at) => &label[..at],
+        None => label,
+    };
     let lower = label.to_lowercase();
     let label = match lower.find("attributable to") {
         Some(at) if ["noncontrolling", "non-controlling", "minority"].iter().any(|m| lower[at..].contains(m)) => return HashSet::new(),
@@ -412,6 +418,8 @@ mod tests {
         assert!(NET_INCOME.is_label("Net earnings attributable to Best Buy Co., Inc. shareholders"));
         assert!(!NET_INCOME.is_label("Net earnings attributable to noncontrolling interests"));
         assert!(!NET_INCOME.is_label("Net earnings including noncontrolling interests"));
+        assert!(CAPEX.is_label("Additions to property and equipment, net of $48, $92 and $14 of non-cash capital expenditures"));
+        assert!(RECEIVABLES.is_label("Trade receivables, net of allowance for credit losses of $21 and $25, respectively"));
     }
 
     #[test]

@@ -525,19 +525,21 @@ fn cjk_amounts(text: &str) -> Vec<Amount> {
 }
 
 /// The scale a table caption gives bare figures: "(in millions)", "($ in thousands, except
-/// per share data)", "单位：万元", "（单位：亿元）".
+/// per share data)", "($ million, except per share amounts)", "(Millions)", "单位：万元",
+/// "（单位：亿元）". A currency sign must stand right before the word: "$3.2 billion" is an
+/// amount, not a caption.
 pub fn caption_scale(text: &str) -> Option<f64> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)\bin\s+(thousands|millions|billions)\b|单位[:：]\s*(千元|万元|亿元|百万元|千|万|亿|百万)")
+        Regex::new(r"(?i)\bin\s+(thousands|millions|billions)\b|[$€£¥]\s*(thousand|million|billion)s?\b|\((thousands|millions|billions)\)|单位[:：]\s*(千元|万元|亿元|百万元|千|万|亿|百万)")
             .unwrap_or_else(|_| unreachable!())
     });
     let c = re.captures(text)?;
-    let word = c.get(1).or_else(|| c.get(2))?.as_str().to_lowercase();
+    let word = (1..=4).find_map(|i| c.get(i))?.as_str().to_lowercase();
     Some(match word.as_str() {
-        "thousands" | "千元" | "千" => 1e3,
-        "millions" | "百万元" | "百万" => 1e6,
-        "billions" => 1e9,
+        "thousands" | "thousand" | "千元" | "千" => 1e3,
+        "millions" | "million" | "百万元" | "百万" => 1e6,
+        "billions" | "billion" => 1e9,
         "万元" | "万" => 1e4,
         "亿元" | "亿" => 1e8,
         _ => return None,
@@ -615,5 +617,9 @@ mod tests {
         assert_eq!(one("三个百分点").family, Family::Points);
         assert_eq!(caption_scale("(in millions, except per share data)"), Some(1e6));
         assert_eq!(caption_scale("单位：万元"), Some(1e4));
+        assert_eq!(caption_scale("($ million, except per share amounts)"), Some(1e6));
+        assert_eq!(caption_scale("Income (US$ thousands)"), Some(1e3));
+        assert_eq!(caption_scale("(Millions)"), Some(1e6));
+        assert_eq!(caption_scale("Revenue rose to $3.2 billion."), None);
     }
 }

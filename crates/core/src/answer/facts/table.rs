@@ -8,8 +8,9 @@ use std::ops::Range;
 
 use super::amounts::{amounts, Family};
 
-/// Lines above a row searched for its header (section rows and other rows lie between).
-const HEADER_REACH: usize = 40;
+/// Lines above a row searched for its header (section rows and other rows lie between): a
+/// statement page runs to 70 rows under one header.
+const HEADER_REACH: usize = 80;
 /// A row shown with its headers may be at most this many times as long as the row itself;
 /// past it the headers cost more of the evidence budget than they help.
 const ANNOTATED_GROWTH: usize = 4;
@@ -369,14 +370,30 @@ fn without_footnote_marks(label: &str) -> String {
     out.to_string()
 }
 
-/// Every figure of the tables in `text` (a page) that lines up with a header.
+/// The start of a row label wrapped from the line above: that line is plain text (no cells),
+/// does not close a heading or a sentence, and the row's own label goes on in lower case
+/// ("Changes in operating assets and liabilities, excluding … and" over "currency ⇥ (207)").
+fn wrapped_from<'a>(above: Option<&'a str>, label: &str) -> Option<&'a str> {
+    let above = above?.trim();
+    let continues = label.chars().next().is_some_and(|c| c.is_lowercase());
+    (continues && !above.is_empty() && !above.ends_with([':', '.', ';']) && above.chars().any(|c| c.is_alphabetic())).then_some(above)
+}
+
+/// Every figure of the tables in `text` (a page) that lines up with a header. A row label
+/// wrapped over two lines is read whole, and the row's line then spans both.
 pub fn table_cells(text: &str) -> Vec<TableCell> {
     let mut out = Vec::new();
+    let mut plain_above: Option<Range<usize>> = None;
     walk(text, |range, row, headers| {
+        let above = std::mem::replace(&mut plain_above, row.is_empty().then(|| range.clone()));
         let Some(headers) = headers else { return };
+        let (label, line) = match wrapped_from(above.clone().map(|r| &text[r]), &row[0]) {
+            Some(first) => (format!("{first} {}", row[0]), above.map_or(range.start, |r| r.start)..range.end),
+            None => (row[0].clone(), range.clone()),
+        };
         for (j, value) in row[1..].iter().enumerate() {
             if let Some(column) = headers.full(j) {
-                out.push(TableCell { row: without_footnote_marks(&row[0]), column, value: value.clone(), line: range.clone() });
+                out.push(TableCell { row: without_footnote_marks(&label), column, value: value.clone(), line: line.clone() });
             }
         }
     });
@@ -464,6 +481,27 @@ mod tests {
         assert_eq!(&CAPACITY[capacity.line.clone()], "North Valley\t12\t1,420\t1,306");
         let income = table_cells(INCOME);
         assert!(income.iter().any(|c| c.row == "Cost of sales" && c.column == "Six Months Ended December 31, 2021" && c.value == "(5,632)"));
+    }
+
+    #[test]
+    fn a_row_label_wrapped_over_two_lines_is_read_whole() {
+        let page = "($ million)\t2022\t2023\nNet income\t815\t1,058\nChanges in operating assets and liabilities, excluding effect of acquisitions, and\ncurrency\t(207)\t(265)\nCash flows from investing activities:\nBusiness acquisitions\t(12)\t(177)\n";
+        let cells = table_cells(page);
+        let changes = cells.iter().find(|c| c.value == "(207)").unwrap();
+        assert_eq!(changes.row, "Changes in operating assets and liabilities, excluding effect of acquisitions, and currency");
+        assert!(page[changes.line.clone()].starts_with("Changes in") && page[changes.line.clone()].ends_with("(265)"));
+        let acquisitions = cells.iter().find(|c| c.value == "(12)").unwrap();
+        assert_eq!(acquisitions.row, "Business acquisitions", "a heading ending in a colon is not part of the label");
+    }
+
+    #[test]
+    fn a_long_statement_keeps_its_header() {
+        let mut page = String::from("($ in millions)\t2023\t2022\n");
+        for i in 0..70 {
+            page.push_str(&format!("Row {i}\t{i}\t{}\n", i + 1));
+        }
+        let cells = table_cells(&page);
+        assert!(cells.iter().any(|c| c.row == "Row 69" && c.column == "2022" && c.value == "70"), "{}", cells.len());
     }
 
     #[test]
