@@ -16,6 +16,7 @@
 #   PDF_DIR   folder of the labelled PDFs (default $DATA/financebench-dev/pdfs)
 #   RUNS      hyperfine runs per command (default 3)
 set -euo pipefail
+BENCH_VENV="${BENCH_VENV:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/.venv-tables}"
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 LABELS="${LABELS:-$bench_root/bench/data/table-cells.jsonl}"
