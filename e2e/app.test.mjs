@@ -274,6 +274,36 @@ test("the search view finds passages as you type, narrows by type and opens the 
   await noDialogs();
 });
 
+test("the table view reads a figure from the report's table and opens its cell marked on the page", async () => {
+  await noDialogs();
+  await (await d.byTestId("table-button")).click();
+  await (await d.byTestId("table-fields")).type("capacity");
+  await (await d.byTestId("table-read")).click();
+  const cell = await d.waitFor("a found cell", async () => {
+    const cells = await d.allByTestId("table-cell");
+    return cells.length ? cells[0] : null;
+  });
+  assert.match(await cell.text(), /5,000/);
+  await shot("table");
+  await cell.click();
+  const marked = await d.waitFor("the cell and its column's title marked on the page", async () => {
+    const focus = await d.allByTestId("highlight-focus");
+    return focus.length >= 2 ? focus : null;
+  });
+  const boxes = await d.execute(
+    "return ['highlight', 'highlight-focus'].map((id) => Array.from(document.querySelectorAll(`[data-testid=${id}]`)).map((e) => { const r = e.getBoundingClientRect(); return [r.top, r.width]; }));",
+  );
+  const [[row], [cellBox, title]] = boxes;
+  assert.ok(Math.abs(cellBox[0] - row[0]) < 4 && cellBox[1] < row[1] / 3, `the cell on its row: ${JSON.stringify(boxes)}`);
+  assert.ok(title[0] < row[0], `the column's title above the row: ${JSON.stringify(boxes)}`);
+  assert.equal(marked.length, 2);
+  await new Promise((r) => setTimeout(r, 400));
+  await shot("table-cell-viewer");
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await d.execute("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));");
+  await noDialogs();
+});
+
 test("a folder dropped from another application (real X11 drag and drop) is indexed with visible progress", async () => {
   const source = spawn(process.env.PAGEWISE_E2E_PYTHON ?? "/usr/bin/python3", [path.join(import.meta.dirname, "drag_source.py"), DROP_FOLDER], { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise((resolve) => source.stdout.once("data", resolve));

@@ -237,6 +237,18 @@ fn commands_index_answer_view_export_and_respect_permissions() {
     let capacity = &guide["values"][0];
     assert_eq!((capacity["value"].as_str(), capacity["page"].as_u64()), (Some("5,000"), Some(3)), "{capacity}");
     assert!(capacity["byte_end"].as_u64() > capacity["byte_start"].as_u64(), "{capacity}");
+    // Opening the cell marks the figure and its column's title within the highlighted row.
+    let focus = json!([[capacity["cell_start"], capacity["cell_end"]], [capacity["header_start"], capacity["header_end"]]]);
+    let cell_view = call(
+        &webview,
+        "view_page",
+        json!({ "docId": guide["doc_id"], "page": 3, "byteStart": capacity["byte_start"], "byteEnd": capacity["byte_end"], "focus": focus }),
+    );
+    let (row, marked) = (cell_view["highlights"].as_array().unwrap(), cell_view["focus"].as_array().unwrap());
+    assert_eq!((row.len(), marked.len()), (1, 2), "the row, then the cell and the title: {cell_view:#}");
+    let (row_top, cell_top, title_top) = (row[0]["y"].as_f64().unwrap(), marked[0]["y"].as_f64().unwrap(), marked[1]["y"].as_f64().unwrap());
+    assert!((cell_top - row_top).abs() < 0.01 && title_top < cell_top, "the cell on the row, the title above it: {cell_view:#}");
+    assert!(marked[0]["w"].as_f64().unwrap() < row[0]["w"].as_f64().unwrap() / 3.0, "the cell, not the row: {cell_view:#}");
     let blank = invoke(&webview, "extract_table", json!({ "fields": ["  "], "period": null })).err();
     assert_eq!(blank.as_ref().map(|e| &e["kind"]), Some(&json!("invalid_input")), "{blank:?}");
     let claim = answer["sentences"][0]["text"].as_str().unwrap_or("claim");

@@ -176,8 +176,9 @@ export const cancelDownload = () => call("cancel_download");
 
 // ---------------------------------------------------------------- viewer
 
-export const viewPage = (docId: number, page: number, byteStart: number | null, byteEnd: number | null) =>
-  call("view_page", { docId, page, byteStart, byteEnd });
+/** `focus`: byte ranges within the passage to mark on their own (a table cell, its column's title). */
+export const viewPage = (docId: number, page: number, byteStart: number | null, byteEnd: number | null, focus: [number, number][] | null = null) =>
+  call("view_page", { docId, page, byteStart, byteEnd, focus });
 
 /** PNG bytes of a rendered page. The contract says ArrayBuffer; depending on the
  *  transport it arrives as an ArrayBuffer, a typed array or number[]. */

@@ -1,5 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { basename, facetsSummary, folderProgressText, formatDuration, pagePlace, placeOf, shorten, splitByteRange } from "./format";
+import { basename, facetsSummary, folderProgressText, formatDuration, markByteRanges, pagePlace, placeOf, shorten, splitByteRange } from "./format";
+
+describe("markByteRanges (a cited cell within its row, its title above)", () => {
+  it("cuts the passage and the marked parts, inside the passage or not", () => {
+    const page = "Region\tCapacity\nRiverside\t960\nEnd";
+    const row = [page.indexOf("Riverside"), page.indexOf("960") + 3];
+    const cell: [number, number] = [page.indexOf("960"), page.indexOf("960") + 3];
+    const title: [number, number] = [page.indexOf("Capacity"), page.indexOf("Capacity") + 8];
+    const runs = markByteRanges(page, row[0], row[1], [cell, title])!;
+    expect(runs.filter((r) => r.focus).map((r) => [r.text, r.inPassage])).toEqual([["Capacity", false], ["960", true]]);
+    expect(runs.filter((r) => r.inPassage).map((r) => r.text).join("")).toBe("Riverside\t960");
+    expect(runs.map((r) => r.text).join("")).toBe(page);
+    expect(markByteRanges(page, null, null, [cell])).toBeNull();
+  });
+
+  it("keeps characters whole", () => {
+    const runs = markByteRanges("Größe 12", 0, 9, [[3, 5]])!;
+    expect(runs.map((r) => r.text).join("")).toBe("Größe 12");
+    expect(runs.find((r) => r.focus)?.text).toBe("ö");
+  });
+});
 
 describe("splitByteRange (UTF-8 byte offsets)", () => {
   it("ASCII", () => {

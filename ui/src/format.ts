@@ -111,6 +111,38 @@ export function splitByteRange(
   return [dec.decode(bytes.subarray(0, s)), dec.decode(bytes.subarray(s, e)), dec.decode(bytes.subarray(e))];
 }
 
+/** One run of a page's text for the viewer: whether it lies in the passage, and whether it
+ *  is a part marked on its own (a table cell, its column's title). */
+export interface MarkedRun {
+  text: string;
+  inPassage: boolean;
+  focus: boolean;
+}
+
+/** The text cut at the passage `start..end` and at the `focus` ranges (byte offsets of UTF-8,
+ *  moved to character boundaries); null when there is no passage. */
+export function markByteRanges(text: string, start: number | null, end: number | null, focus: [number, number][]): MarkedRun[] | null {
+  const whole = splitByteRange(text, start, end);
+  if (!whole) return null;
+  const bytes = enc.encode(text);
+  const s = enc.encode(whole[0]).length;
+  const e = s + enc.encode(whole[1]).length;
+  const boundary = (i: number) => {
+    let at = Math.max(0, Math.min(bytes.length, Math.floor(i)));
+    while (at > 0 && at < bytes.length && (bytes[at] & 0xc0) === 0x80) at--;
+    return at;
+  };
+  const marked = focus.map(([a, b]) => [boundary(a), boundary(b)] as [number, number]).filter(([a, b]) => a < b);
+  const cuts = [...new Set([0, s, e, bytes.length, ...marked.flat()])].sort((x, y) => x - y);
+  const runs: MarkedRun[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const [a, b] = [cuts[i], cuts[i + 1]];
+    if (a >= b) continue;
+    runs.push({ text: dec.decode(bytes.subarray(a, b)), inPassage: a >= s && b <= e, focus: marked.some(([x, y]) => a >= x && b <= y) });
+  }
+  return runs;
+}
+
 /** Document kinds the page has words for; any other kind is left out of the summary. */
 const KINDS = ["annual-report", "quarterly-report", "current-report", "earnings-release", "contract", "paper", "handbook", "minutes"] as const;
 const isKnownKind = (k: string): k is (typeof KINDS)[number] => (KINDS as readonly string[]).includes(k);

@@ -128,15 +128,15 @@ export function pageImage(docId: number, page: number, widthPx: number): Promise
   return renderPage(doc, page, widthPx);
 }
 
-export function viewPage(docId: number, page: number, bs: number | null, be: number | null): PageView {
+export function viewPage(docId: number, page: number, bs: number | null, be: number | null, focus: [number, number][] = []): PageView {
   const doc = findDoc(docId);
   if (!doc) throw appError("not_found", `Document ${docId} not found`);
   if (page < 1 || page > doc.page_count) throw appError("invalid_input", `Page ${page} out of range (1–${doc.page_count})`);
   if (doc.kind === "text") {
     return {
       doc_id: docId, title: doc.title, path: doc.path, page, page_count: doc.page_count, kind: "text",
-      width_pt: 0, height_pt: 0, highlights: [], text: textPage(doc, page), highlight_start: bs, highlight_end: be,
-      changed_since_indexed: !!doc.changed,
+      width_pt: 0, height_pt: 0, highlights: [], focus: [], text: textPage(doc, page), highlight_start: bs, highlight_end: be,
+      focus_ranges: focus, changed_since_indexed: !!doc.changed,
     };
   }
   let highlights: Rect[] = [];
@@ -144,9 +144,12 @@ export function viewPage(docId: number, page: number, bs: number | null, be: num
     if (docId === 1 && page === 14) highlights = bs < 421 ? [lineRect(5, 2)] : [lineRect(7, 2)];
     else highlights = [lineRect(4, 2)];
   }
+  // A marked cell: the right end of the highlighted row, one rectangle per part.
+  const row = highlights[0];
+  const marked: Rect[] = row ? focus.map(() => ({ x: row.x + row.w * 0.8, y: row.y, w: row.w * 0.2, h: row.h })) : [];
   return {
     doc_id: docId, title: doc.title, path: doc.path, page, page_count: doc.page_count, kind: "pdf",
-    width_pt: 612, height_pt: 792, highlights, text: null, highlight_start: null, highlight_end: null,
-    changed_since_indexed: !!doc.changed,
+    width_pt: 612, height_pt: 792, highlights, focus: marked, text: null, highlight_start: null, highlight_end: null,
+    focus_ranges: [], changed_since_indexed: !!doc.changed,
   };
 }

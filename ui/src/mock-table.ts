@@ -19,7 +19,10 @@ export function mockExtract(fields: string[], period: string | null): ExtractedD
       const cell = CELLS.find((c) => c.docId === d.doc_id && c.names.includes(field.toLowerCase()));
       if (!cell) {
         const why = period ? `no table row or column matches "${field}" for ${period}` : `no table row or column matches "${field}"`;
-        return { field, value: null, number: null, unit: null, scale: null, row: null, column: null, page: null, quote: null, byte_start: null, byte_end: null, reason: why };
+        return {
+          field, value: null, number: null, unit: null, scale: null, row: null, column: null, page: null, quote: null,
+          byte_start: null, byte_end: null, cell_start: null, cell_end: null, header_start: null, header_end: null, reason: why,
+        };
       }
       return {
         field,
@@ -33,6 +36,10 @@ export function mockExtract(fields: string[], period: string | null): ExtractedD
         quote: `${cell.row} ${cell.value}`,
         byte_start: 0,
         byte_end: cell.row.length + cell.value.length + 1,
+        cell_start: cell.row.length + 1,
+        cell_end: cell.row.length + cell.value.length + 1,
+        header_start: null,
+        header_end: null,
         reason: null,
       };
     }),

@@ -286,7 +286,7 @@ export function createMockBackend(flags: MockFlags = new Set(), emit: MockEmit =
       return ["qwen2.5-7b-instruct", "llama-3.1-8b-instruct"];
     },
     pick_model_file: ({ kind }) => (kind === "chat" ? "/home/ada/models/llama-3.2-3b-instruct-q4_k_m.gguf" : "/home/ada/models/bge-small-en-v1.5"),
-    view_page: ({ docId, page, byteStart, byteEnd }) => viewPage(docId, page, byteStart, byteEnd),
+    view_page: ({ docId, page, byteStart, byteEnd, focus }) => viewPage(docId, page, byteStart, byteEnd, focus ?? []),
     page_image: async ({ docId, page, widthPx }) => {
       await sleep(120);
       return pageImage(docId, page, widthPx);

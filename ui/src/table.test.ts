@@ -6,7 +6,7 @@ import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeTopLayer } from "./components/modal";
 import { openTable, parseFields } from "./components/table";
-import type { ViewerTarget } from "./components/viewer";
+import { openViewer, type ViewerTarget } from "./components/viewer";
 import { setLocale } from "./i18n";
 import { createMockBackend, mockInvoke } from "./mock";
 
@@ -52,7 +52,12 @@ describe("the table view", () => {
     expect(found.map((c) => c.textContent)).toEqual(["3.4", "6.9 power"]);
     expect($('[data-testid="table-summary"]')!.textContent).toBe("6 documents · 2 of 12 cells found");
     found[0].click();
-    expect(opened).toEqual([{ docId: 1, page: 12, byteStart: 0, byteEnd: 18 }]);
+    expect(opened).toEqual([{ docId: 1, page: 12, byteStart: 0, byteEnd: 18, focus: [[15, 18]] }]);
+    // The viewer marks the cell within its highlighted row.
+    openViewer(opened[0]);
+    await vi.waitFor(() => expect($$('[data-testid="highlight-focus"]').length).toBe(1));
+    expect(calls.find((c) => c.cmd === "view_page")?.args).toMatchObject({ docId: 1, page: 12, focus: [[15, 18]] });
+    expect($$('[data-testid="highlight"]').length).toBe(1);
     const empty = $$('[data-testid="table-cell-empty"]')[0];
     expect(empty.textContent).toBe("—");
     expect(empty.title).toBe('no table row or column matches "heating capacity" for 2023');

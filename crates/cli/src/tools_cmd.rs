@@ -237,7 +237,7 @@ pub struct RenderArgs {
 pub fn render(ctx: &CommandContext, args: RenderArgs) -> Result<i32> {
     let config = ctx.config(std::time::Duration::from_secs(60))?;
     let mut worker = config.isolated_worker()?;
-    let request = pagewise_core::viewer::PageRequest { page: args.page, width_px: Some(args.width), quote: args.quote };
+    let request = pagewise_core::viewer::PageRequest { page: args.page, width_px: Some(args.width), quote: args.quote, focus: Vec::new() };
     let rendered = match worker.render(&args.pdf, request)? {
         Ok(r) => r,
         Err(reason) => {

@@ -54,6 +54,12 @@ pub struct ExtractedValue {
     /// The row's byte range in the page's text (what the viewer highlights).
     pub byte_start: Option<usize>,
     pub byte_end: Option<usize>,
+    /// The figure's own cell and its column's title on the page (byte ranges of the page's
+    /// text), which the viewer marks within the highlighted row.
+    pub cell_start: Option<usize>,
+    pub cell_end: Option<usize>,
+    pub header_start: Option<usize>,
+    pub header_end: Option<usize>,
     pub reason: Option<String>,
 }
 
@@ -111,6 +117,9 @@ pub struct ReadCell {
     /// The row's byte range in the page's text.
     pub line_start: usize,
     pub line_end: usize,
+    /// The figure's cell in the page's text.
+    pub cell_start: usize,
+    pub cell_end: usize,
 }
 
 /// Every figure of the tables on a page (its text as the parser wrote it) with its row, column,
@@ -126,6 +135,8 @@ pub fn read_cells(text: &str) -> Vec<ReadCell> {
             scale: scale.clone(),
             line_start: cell.line.start,
             line_end: cell.line.end,
+            cell_start: cell.cell.start,
+            cell_end: cell.cell.end,
             row: cell.row,
             column: cell.column,
             value: cell.value,
@@ -173,6 +184,10 @@ fn value_of_operand(q: &impl Queries, field: &str, o: &Operand) -> Result<Extrac
         quote,
         byte_start: Some(o.line.start),
         byte_end: Some(o.line.end),
+        cell_start: Some(o.cell.start),
+        cell_end: Some(o.cell.end),
+        header_start: o.header.as_ref().map(|h| h.start),
+        header_end: o.header.as_ref().map(|h| h.end),
         reason: None,
     })
 }
@@ -193,6 +208,8 @@ fn value_of_parts(q: &impl Queries, field: &str, parts: &[Operand]) -> Result<Ex
     value.quote = text.get(span.clone()).map(|rows| rows.split_whitespace().collect::<Vec<_>>().join(" "));
     value.byte_start = Some(span.start);
     value.byte_end = Some(span.end);
+    // A sum of several rows has no one cell to mark.
+    (value.cell_start, value.cell_end, value.header_start, value.header_end) = (None, None, None, None);
     Ok(value)
 }
 
@@ -210,6 +227,10 @@ fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedV
             quote: Some(c.quote.clone()),
             byte_start: Some(c.cell.line.start),
             byte_end: Some(c.cell.line.end),
+            cell_start: Some(c.cell.cell.start),
+            cell_end: Some(c.cell.cell.end),
+            header_start: c.cell.header.as_ref().map(|h| h.start),
+            header_end: c.cell.header.as_ref().map(|h| h.end),
             reason: None,
         },
         None => ExtractedValue {
@@ -224,6 +245,10 @@ fn value_of(field: &str, found: Option<&PageCell>, reason: String) -> ExtractedV
             quote: None,
             byte_start: None,
             byte_end: None,
+            cell_start: None,
+            cell_end: None,
+            header_start: None,
+            header_end: None,
             reason: Some(reason),
         },
     }
@@ -332,7 +357,7 @@ mod tests {
     use super::*;
 
     fn cell(row: &str, column: &str) -> TableCell {
-        TableCell { row: row.into(), column: column.into(), value: "1".into(), line: 0..1 }
+        TableCell { row: row.into(), column: column.into(), value: "1".into(), line: 0..1, cell: 0..1, header: None }
     }
 
     #[test]

@@ -126,7 +126,7 @@ contract! {
     models::import_model() -> Option<InstalledModel>;
     models::download_model(url: String, sha256: Option<String>, file_name: Option<String>, on_progress: Channel<DownloadEvent> as ChannelOf<DownloadEvent>) -> InstalledModel;
     models::cancel_download() -> ();
-    viewer::view_page(doc_id: i64, page: u32, byte_start: Option<usize>, byte_end: Option<usize>) -> PageView;
+    viewer::view_page(doc_id: i64, page: u32, byte_start: Option<usize>, byte_end: Option<usize>, focus: Option<Vec<(usize, usize)>>) -> PageView;
     viewer::page_image(doc_id: i64, page: u32, width_px: u32) -> Response as PngBytes;
     viewer::open_external(doc_id: i64) -> ();
 }

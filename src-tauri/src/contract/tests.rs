@@ -67,7 +67,7 @@ fn the_contract_names_every_command_once_with_camel_case_arguments() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), COMMAND_NAMES.len(), "a command is listed twice");
-    assert!(ts.contains("  view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null }; result: PageView };"), "{ts}");
+    assert!(ts.contains("  view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null; focus: Array<[number, number]> | null }; result: PageView };"), "{ts}");
     assert!(ts.contains("onEvent: Channel<AskStreamEvent>"), "{ts}");
     assert!(ts.contains("\"app-error\": AppError;"), "{ts}");
 }

@@ -27,4 +27,9 @@ quote: string | null,
 /**
  * The row's byte range in the page's text (what the viewer highlights).
  */
-byte_start: number | null, byte_end: number | null, reason: string | null, };
+byte_start: number | null, byte_end: number | null, 
+/**
+ * The figure's own cell and its column's title on the page (byte ranges of the page's
+ * text), which the viewer marks within the highlighted row.
+ */
+cell_start: number | null, cell_end: number | null, header_start: number | null, header_end: number | null, reason: string | null, };

@@ -8,9 +8,18 @@ export type PageView = { doc_id: number, title: string, path: string, page: numb
  */
 highlights: Array<Rect>, 
 /**
+ * PDF: rectangles over the parts of the passage marked on their own (a cited table cell
+ * and its column's title).
+ */
+focus: Array<Rect>, 
+/**
  * Text sources: the page text, with the passage at this byte range.
  */
 text: string | null, highlight_start: number | null, highlight_end: number | null, 
+/**
+ * Text sources: the byte ranges of the parts marked on their own.
+ */
+focus_ranges: Array<[number, number]>, 
 /**
  * The file changed since it was indexed: the highlight may be off.
  */

@@ -59,7 +59,7 @@ export interface Commands {
   import_model: { args: Record<string, never>; result: InstalledModel | null };
   download_model: { args: { url: string; sha256: string | null; fileName: string | null; onProgress: Channel<DownloadEvent> }; result: InstalledModel };
   cancel_download: { args: Record<string, never>; result: null };
-  view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null }; result: PageView };
+  view_page: { args: { docId: number; page: number; byteStart: number | null; byteEnd: number | null; focus: Array<[number, number]> | null }; result: PageView };
   page_image: { args: { docId: number; page: number; widthPx: number }; result: ArrayBuffer };
   open_external: { args: { docId: number }; result: null };
 }

@@ -26,7 +26,10 @@ function cell(v: ExtractedValue, doc: ExtractedDocument, openPassage: (target: V
     return h("td", { class: "table-cell empty muted", testid: "table-cell-empty", title: v.reason ?? "", text: t("table.none") });
   }
   const unit = [v.unit, v.scale].filter(Boolean).join(", ");
-  const link = button("", () => openPassage({ docId: doc.doc_id, page: v.page!, byteStart: v.byte_start, byteEnd: v.byte_end }), {
+  const focus: [number, number][] = [];
+  if (v.cell_start !== null && v.cell_end !== null) focus.push([v.cell_start, v.cell_end]);
+  if (v.header_start !== null && v.header_end !== null) focus.push([v.header_start, v.header_end]);
+  const link = button("", () => openPassage({ docId: doc.doc_id, page: v.page!, byteStart: v.byte_start, byteEnd: v.byte_end, focus }), {
     class: "table-value",
     testid: "table-cell",
     title: t("table.cellTitle", { page: v.page, row: v.row ?? "", column: v.column ?? "" }),

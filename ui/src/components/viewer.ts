@@ -3,7 +3,7 @@
 
 import * as api from "../api";
 import { button, clear, h, icon, replaceChildren, withBusy } from "../dom";
-import { splitByteRange } from "../format";
+import { markByteRanges } from "../format";
 import { t } from "../i18n";
 import type { PageView } from "../types";
 import { openModal, type ModalHandle } from "./modal";
@@ -14,6 +14,8 @@ export interface ViewerTarget {
   page: number;
   byteStart: number | null;
   byteEnd: number | null;
+  /** Byte ranges within the passage marked on their own: a table cell and its column's title. */
+  focus?: [number, number][];
 }
 
 const ZOOM_LEVELS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4];
@@ -157,7 +159,7 @@ class Viewer {
     this.body.appendChild(loading);
     this.setNavDisabled(true);
     try {
-      const v = await api.viewPage(target.docId, target.page, target.byteStart, target.byteEnd);
+      const v = await api.viewPage(target.docId, target.page, target.byteStart, target.byteEnd, target.focus?.length ? target.focus : null);
       if (mySeq !== this.seq || !this.modal) return;
       this.view = v;
       this.loadedPx = 0;
@@ -216,6 +218,14 @@ class Viewer {
     const layer = h("div", { class: "highlight-layer", attrs: { "aria-hidden": "true" } });
     for (const r of v.highlights) {
       const d = h("div", { class: "highlight", testid: "highlight" });
+      d.style.left = `${clampPct(r.x)}%`;
+      d.style.top = `${clampPct(r.y)}%`;
+      d.style.width = `${clampPct(r.w)}%`;
+      d.style.height = `${clampPct(r.h)}%`;
+      layer.appendChild(d);
+    }
+    for (const r of v.focus ?? []) {
+      const d = h("div", { class: "highlight focus", testid: "highlight-focus" });
       d.style.left = `${clampPct(r.x)}%`;
       d.style.top = `${clampPct(r.y)}%`;
       d.style.width = `${clampPct(r.w)}%`;
@@ -307,9 +317,22 @@ class Viewer {
     this.pageBox = null;
     const text = v.text ?? "";
     const pre = h("pre", { class: "viewer-text" });
-    const parts = splitByteRange(text, v.highlight_start, v.highlight_end);
+    const parts = markByteRanges(text, v.highlight_start, v.highlight_end, v.focus_ranges ?? []);
     if (parts) {
-      pre.append(parts[0], h("mark", { class: "highlight-text", testid: "highlight", text: parts[1] }), parts[2]);
+      let mark: HTMLElement | null = null;
+      for (const p of parts) {
+        const piece: Node | string = p.focus ? h("span", { class: "focus-text", testid: "highlight-focus", text: p.text }) : p.text;
+        if (!p.inPassage) {
+          mark = null;
+          pre.append(piece);
+          continue;
+        }
+        if (!mark) {
+          mark = h("mark", { class: "highlight-text", testid: "highlight" });
+          pre.append(mark);
+        }
+        mark.append(piece);
+      }
     } else {
       pre.textContent = text || t("viewer.noText");
     }

@@ -51,11 +51,14 @@ mod tests {
 
     #[test]
     fn requests_and_responses_survive_the_line_format() {
-        let request = Request::Render { path: "/a b/ü.pdf".into(), page: PageRequest { page: 3, width_px: Some(800), quote: Some("x\ny".into()) } };
+        let request = Request::Render { path: "/a b/ü.pdf".into(), page: PageRequest { page: 3, width_px: Some(800), quote: Some("x\ny".into()), focus: vec![crate::viewer::Focus { context: "a 1 2".into(), tail: "2".into() }] } };
         let line = serde_json::to_string(&request).unwrap();
         assert!(!line.contains('\n'), "one request is one line: {line}");
         match serde_json::from_str::<Request>(&line).unwrap() {
-            Request::Render { path, page } => assert_eq!((path.to_str(), page.page, page.quote.as_deref()), (Some("/a b/ü.pdf"), 3, Some("x\ny"))),
+            Request::Render { path, page } => {
+                assert_eq!((path.to_str(), page.page, page.quote.as_deref()), (Some("/a b/ü.pdf"), 3, Some("x\ny")));
+                assert_eq!(page.focus[0].tail, "2", "the cell to mark goes to the worker too");
+            }
             other => panic!("{other:?}"),
         }
         let broken = encode(&Response::Broken("no library".into()));

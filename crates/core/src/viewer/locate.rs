@@ -51,6 +51,27 @@ pub fn locate_quote(chars: &[CharBox], quote: &str) -> Vec<usize> {
     (first..=last).filter(|&i| !chars[i].ch.is_whitespace()).collect()
 }
 
+/// Indexes of the characters that spell `tail` at the end of `context` where `context` is
+/// found on the page: a table cell within its row, found by the row's text up to and
+/// including the cell (the same figure can stand twice in a row; its place cannot).
+pub fn locate_tail(chars: &[CharBox], context: &str, tail: &str) -> Vec<usize> {
+    let wanted = tail.chars().flat_map(folded).count();
+    if wanted == 0 {
+        return Vec::new();
+    }
+    let mut taken = 0;
+    let mut out: Vec<usize> = Vec::new();
+    for &i in locate_quote(chars, context).iter().rev() {
+        if taken >= wanted {
+            break;
+        }
+        taken += folded(chars[i].ch).count();
+        out.push(i);
+    }
+    out.reverse();
+    if taken < wanted { Vec::new() } else { out }
+}
+
 fn find(haystack: &[char], needle: &[char], from: usize) -> Option<usize> {
     if needle.len() > haystack.len() {
         return None;
@@ -131,6 +152,18 @@ mod tests {
         let chars = layout(&["a long para-", "graph about battery storage in the town"]);
         let chosen = locate_quote(&chars, "long paragraph  about battery   storage");
         assert!(!chosen.is_empty());
+    }
+
+    #[test]
+    fn a_cell_is_found_at_the_end_of_its_row_even_when_its_figure_repeats() {
+        let chars = layout(&["Cash at beginning of year   850   850   743"]);
+        let second = locate_tail(&chars, "Cash at beginning of year 850 850", "850");
+        let text: String = second.iter().map(|&i| chars[i].ch).collect();
+        assert_eq!(text, "850");
+        let first_850 = chars.iter().position(|c| c.ch == '8').unwrap();
+        assert!(second[0] > first_850 + 2, "the second 850, not the first");
+        assert!(locate_tail(&chars, "Cash at end of year 850", "850").is_empty(), "a row not on the page marks nothing");
+        assert!(locate_tail(&chars, "Cash at beginning of year", "").is_empty());
     }
 
     #[test]

@@ -5,9 +5,9 @@ mod locate;
 mod page_view;
 mod pdf_page;
 
-pub use locate::{locate_quote, merge_into_lines, CharBox};
+pub use locate::{locate_quote, locate_tail, merge_into_lines, CharBox};
 pub use page_view::{is_pdf, PageKind, PageView, ViewedDocument};
-pub use pdf_page::{highlight_rects, render_page_png, render_view, PageRender, PageRequest, PageSize};
+pub use pdf_page::{highlight_rects, render_page_png, render_view, Focus, PageRender, PageRequest, PageSize};
 
 use serde::Serialize;
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use pdfium_render::prelude::*;
 
-use super::locate::{locate_quote, merge_into_lines, CharBox};
+use super::locate::{locate_quote, locate_tail, merge_into_lines, CharBox};
 use crate::glyphs::{page_glyphs, Glyph};
 use crate::parse::reading_order::column_order;
 use super::Rect;
@@ -25,13 +25,23 @@ fn pdf_error(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::Pdfium { path: path.to_path_buf(), message: e.to_string() }
 }
 
+/// A part of the highlighted passage to mark on its own (a table cell, its column's title):
+/// `tail` as it ends `context`, the text of its line up to and including it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Focus {
+    pub context: String,
+    pub tail: String,
+}
+
 /// What the viewer asks of one page: an image `width_px` wide and/or the rectangles over
-/// `quote`.
+/// `quote` and over each `focus`.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PageRequest {
     pub page: u32,
     pub width_px: Option<u32>,
     pub quote: Option<String>,
+    #[serde(default)]
+    pub focus: Vec<Focus>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -39,6 +49,9 @@ pub struct PageRender {
     #[serde(with = "png_base64")]
     pub png: Option<Vec<u8>>,
     pub rects: Vec<Rect>,
+    /// The rectangles over the request's `focus` parts, all together.
+    #[serde(default)]
+    pub focus_rects: Vec<Rect>,
     pub size: PageSize,
 }
 
@@ -69,8 +82,15 @@ pub fn render_view(pdfium_lib: &Path, path: &Path, file: File, request: &PageReq
             Some(w) => Some(render_loaded(&document, path, request.page, w)?.0),
             None => None,
         };
-        let (rects, size) = highlight_loaded(&document, path, request.page, request.quote.as_deref().unwrap_or(""))?;
-        Ok(PageRender { png, rects, size })
+        let (chars, size) = page_chars(&document, path, request.page, request.quote.as_deref().is_some_and(|q| !q.is_empty()) || !request.focus.is_empty())?;
+        let chosen = locate_quote(&chars, request.quote.as_deref().unwrap_or(""));
+        let rects = merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt);
+        let focus_rects = request
+            .focus
+            .iter()
+            .flat_map(|f| merge_into_lines(&chars, &locate_tail(&chars, &f.context, &f.tail), size.width_pt, size.height_pt))
+            .collect();
+        Ok(PageRender { png, rects, focus_rects, size })
     })
 }
 
@@ -112,6 +132,14 @@ pub fn highlight_rects(pdfium_lib: &Path, path: &Path, page: u32, quote: &str) -
 }
 
 fn highlight_loaded(document: &PdfDocument<'_>, path: &Path, page: u32, quote: &str) -> Result<(Vec<Rect>, PageSize)> {
+    let (chars, size) = page_chars(document, path, page, !quote.is_empty())?;
+    let chosen = locate_quote(&chars, quote);
+    Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
+}
+
+/// The page's characters with their boxes, in the order its indexed text has; for a scanned
+/// page whose boxes are `wanted`, those of its OCR.
+fn page_chars(document: &PdfDocument<'_>, path: &Path, page: u32, wanted: bool) -> Result<(Vec<CharBox>, PageSize)> {
     let size = page_size(document, path, page)?;
     let pdf_page = document.pages().get(page_index(path, page)?).map_err(|e| pdf_error(path, e))?;
     // The characters in the page's reading order, which is the order its indexed text has.
@@ -126,7 +154,7 @@ fn highlight_loaded(document: &PdfDocument<'_>, path: &Path, page: u32, quote: &
         .map(|g| CharBox { ch: g.ch, left: g.left, bottom: g.bottom, right: g.right, top: g.top })
         .collect();
     // A scanned page: its indexed text came from OCR, so the same OCR gives the boxes.
-    if !quote.is_empty() && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
+    if wanted && !chars.iter().any(|c| c.ch.is_alphanumeric()) {
         if let Some(words) = crate::ocr::tesseract().and_then(|t| recognise_page(t, &pdf_page).ok()) {
             chars = char_boxes(&words, OCR_DPI, size.height_pt)
                 .into_iter()
@@ -134,8 +162,7 @@ fn highlight_loaded(document: &PdfDocument<'_>, path: &Path, page: u32, quote: &
                 .collect();
         }
     }
-    let chosen = locate_quote(&chars, quote);
-    Ok((merge_into_lines(&chars, &chosen, size.width_pt, size.height_pt), size))
+    Ok((chars, size))
 }
 
 fn page_index(path: &Path, page: u32) -> Result<i32> {

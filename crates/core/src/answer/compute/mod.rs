@@ -297,6 +297,8 @@ mod tests {
             doc_id: 1,
             page: 52,
             line: 0..10,
+            cell: 5..10,
+            header: None,
         }
     }
 

@@ -73,6 +73,9 @@ pub(crate) struct Operand {
     pub page: u32,
     /// The row's line in the page's text.
     pub line: Range<usize>,
+    /// The figure's cell in the page's text, and its column's title.
+    pub cell: Range<usize>,
+    pub header: Option<Range<usize>>,
 }
 
 struct PageTable {
@@ -184,6 +187,8 @@ impl Tables {
                     doc_id: *doc_id,
                     page: table.page,
                     line: cell.line.clone(),
+                    cell: cell.cell.clone(),
+                    header: cell.header.clone(),
                 };
                 best = Some((key, operand));
             }
@@ -233,6 +238,8 @@ impl Tables {
                             doc_id: *doc_id,
                             page: table.page,
                             line: cell.line.clone(),
+                            cell: cell.cell.clone(),
+                            header: cell.header.clone(),
                         })
                     })
                     .collect::<Vec<_>>();

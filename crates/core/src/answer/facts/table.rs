@@ -282,35 +282,83 @@ pub fn is_header_line(line: &str) -> bool {
     is_table_line(line) && !line.contains('\n') && heads_columns(&cells(line))
 }
 
+/// The byte ranges (in the passage) of the titles a header line gives `values` value cells,
+/// by the rule [`line_up`] follows; empty when they do not line up.
+fn title_ranges(header: &[Cell], line: &str, line_start: usize, values: usize) -> Vec<Range<usize>> {
+    let titles = match header.len() {
+        n if n == values + 1 => &header[1..],
+        n if n == values => header,
+        _ => return Vec::new(),
+    };
+    titles.iter().map(|c| {
+        let r = trimmed(line, c.range.clone());
+        line_start + r.start..line_start + r.end
+    }).collect()
+}
+
+/// `range` of `line` without the white space at its ends.
+fn trimmed(line: &str, range: Range<usize>) -> Range<usize> {
+    let part = &line[range.clone()];
+    let start = range.start + (part.len() - part.trim_start().len());
+    start..(start + part.trim().len()).max(start)
+}
+
+/// A table line seen by [`walk`]: its cells with their byte ranges in the passage, and for a
+/// data row the headers it lines up with and the byte ranges of their titles.
+struct Walked<'a> {
+    range: Range<usize>,
+    row: &'a [String],
+    cells: Vec<Range<usize>>,
+    headers: Option<Headers>,
+    titles: Vec<Range<usize>>,
+}
+
 /// Each line of `passage` in order, with its byte range (newline excluded), its cells (empty
 /// for a line that is no table row) and, for a data row, the headers it lines up with. One
 /// pass: the latest line that heads columns is kept for the rows under it.
-fn walk(passage: &str, mut visit: impl FnMut(Range<usize>, &[String], Option<Headers>)) {
-    // The latest header line's cells, the table line before it, and how many lines ago it was.
-    let mut header: Option<(Vec<String>, Option<Vec<String>>, usize)> = None;
+fn walk(passage: &str, mut visit: impl FnMut(Walked<'_>)) {
+    // The latest header line's cells, its byte range, the table line before it, and how many
+    // lines ago it was.
+    let mut header: Option<(Vec<Cell>, Range<usize>, Option<Vec<String>>, usize)> = None;
     let mut previous: Option<Vec<String>> = None;
     let mut offset = 0;
     for line in passage.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let body = line.strip_suffix('\n').unwrap_or(line);
-        if let Some((_, _, age)) = header.as_mut() {
+        if let Some((_, _, _, age)) = header.as_mut() {
             *age += 1;
         }
+        let range = start..start + body.len();
         if !is_table_line(body) {
-            visit(start..start + body.len(), &[], None);
+            visit(Walked { range, row: &[], cells: Vec::new(), headers: None, titles: Vec::new() });
             previous = None;
             continue;
         }
-        let row = cells(body);
+        let found = cells_of(body);
+        let row: Vec<String> = found.iter().map(|c| c.text.clone()).collect();
         if heads_columns(&row) {
-            header = Some((row.clone(), previous.take(), 0));
+            header = Some((found.clone(), range.clone(), previous.take(), 0));
         }
-        let headers = is_data_row(&row)
-            .then(|| header.as_ref().filter(|(_, _, age)| *age <= HEADER_REACH))
+        let lined_up = is_data_row(&row)
+            .then(|| header.as_ref().filter(|(_, _, _, age)| *age <= HEADER_REACH))
             .flatten()
-            .and_then(|(h, span, _)| line_up(h.clone(), span.clone(), row.len() - 1));
-        visit(start..start + body.len(), &row, headers);
+            .and_then(|(h, at, span, _)| {
+                let titles: Vec<String> = h.iter().map(|c| c.text.clone()).collect();
+                line_up(titles, span.clone(), row.len() - 1).map(|headers| (headers, title_ranges(h, &passage[at.clone()], at.start, row.len() - 1)))
+            });
+        let (headers, titles) = match lined_up {
+            Some((h, t)) => (Some(h), t),
+            None => (None, Vec::new()),
+        };
+        let cells = found
+            .iter()
+            .map(|c| {
+                let r = trimmed(body, c.range.clone());
+                start + r.start..start + r.end
+            })
+            .collect();
+        visit(Walked { range, row: &row, cells, headers, titles });
         previous = Some(row);
     }
 }
@@ -323,7 +371,8 @@ pub fn for_reader(passage: &str) -> String {
     }
     let mut out = String::with_capacity(passage.len() * 2);
     let mut first = true;
-    walk(passage, |range, row, headers| {
+    walk(passage, |w| {
+        let Walked { range, row, headers, .. } = w;
         if !std::mem::take(&mut first) {
             out.push('\n');
         }
@@ -353,6 +402,11 @@ pub struct TableCell {
     pub value: String,
     /// The row's line in the text (byte range), for citing and highlighting it.
     pub line: Range<usize>,
+    /// The figure's own byte range in the text (a currency sign in a cell of its own included),
+    /// so the viewer can mark the cell within its row.
+    pub cell: Range<usize>,
+    /// The byte range of its column's title on the header line, when the header lines up.
+    pub header: Option<Range<usize>>,
 }
 
 /// A row label without the footnote marks after it: "Total capital expenditures (2)",
@@ -384,16 +438,24 @@ fn wrapped_from<'a>(above: Option<&'a str>, label: &str) -> Option<&'a str> {
 pub fn table_cells(text: &str) -> Vec<TableCell> {
     let mut out = Vec::new();
     let mut plain_above: Option<Range<usize>> = None;
-    walk(text, |range, row, headers| {
-        let above = std::mem::replace(&mut plain_above, row.is_empty().then(|| range.clone()));
-        let Some(headers) = headers else { return };
+    walk(text, |w| {
+        let above = std::mem::replace(&mut plain_above, w.row.is_empty().then(|| w.range.clone()));
+        let Some(headers) = w.headers else { return };
+        let (row, range) = (w.row, w.range);
         let (label, line) = match wrapped_from(above.clone().map(|r| &text[r]), &row[0]) {
             Some(first) => (format!("{first} {}", row[0]), above.map_or(range.start, |r| r.start)..range.end),
             None => (row[0].clone(), range.clone()),
         };
         for (j, value) in row[1..].iter().enumerate() {
-            if let Some(column) = headers.full(j) {
-                out.push(TableCell { row: without_footnote_marks(&label), column, value: value.clone(), line: line.clone() });
+            if let (Some(column), Some(cell)) = (headers.full(j), w.cells.get(j + 1)) {
+                out.push(TableCell {
+                    row: without_footnote_marks(&label),
+                    column,
+                    value: value.clone(),
+                    line: line.clone(),
+                    cell: cell.clone(),
+                    header: w.titles.get(j).cloned(),
+                });
             }
         }
     });
@@ -481,6 +543,19 @@ mod tests {
         assert_eq!(&CAPACITY[capacity.line.clone()], "North Valley\t12\t1,420\t1,306");
         let income = table_cells(INCOME);
         assert!(income.iter().any(|c| c.row == "Cost of sales" && c.column == "Six Months Ended December 31, 2021" && c.value == "(5,632)"));
+    }
+
+    #[test]
+    fn each_figure_knows_its_cell_and_its_columns_title_on_the_page() {
+        let cells = table_cells(CAPACITY);
+        let capacity = cells.iter().find(|c| c.row == "Riverside" && c.column == "Capacity (kW)").unwrap();
+        assert_eq!(&CAPACITY[capacity.cell.clone()], "960");
+        assert_eq!(&CAPACITY[capacity.header.clone().unwrap()], "Capacity (kW)");
+        let income = table_cells(INCOME);
+        let sales = income.iter().find(|c| c.row == "Net sales" && c.column == "Six Months Ended December 31, 2022").unwrap();
+        assert_eq!(&INCOME[sales.cell.clone()], "$\t7,354", "the sign's cell is part of the figure's");
+        assert_eq!(&INCOME[sales.header.clone().unwrap()], "2022");
+        assert_eq!(sales.header.clone().unwrap().start, INCOME.find("\t2022\t2021\nNet").unwrap() + 1, "its own title, the second 2022 on the header line");
     }
 
     #[test]
