@@ -50,6 +50,15 @@ def number(text):
     return -value if negative else value
 
 
+def same(written, label):
+    """Whether a system's cell says the label's figure: as numbers when both are numbers, else
+    as text (spaces and case aside: "50 l", "13.0-17.0", "05:48")."""
+    a, b = number(written), number(label)
+    if a is not None and b is not None:
+        return a == b
+    return squeeze(written) == squeeze(label)
+
+
 def main():
     labels = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
     systems = []
@@ -61,8 +70,8 @@ def main():
                 c = json.loads(line)
                 by_page[(c["path"].rsplit("/", 1)[-1], int(c["page"]))].append(c)
         systems.append((name, by_page))
-    splits = ["calibrate", "held-out", "all"]
-    print(f"{len(labels)} labelled cells on {len({(l['file'], l['page']) for l in labels})} statement pages")
+    splits = [s for s in ("calibrate", "held-out", "generated") if any(l["split"] == s for l in labels)] + ["all"]
+    print(f"{len(labels)} labelled cells on {len({(l['file'], l['page']) for l in labels})} pages")
     header = f"{'system':<22} {'split':<10} {'cells':>5} {'right':>7} {'row+col found':>14} {'figure in row':>14} {'scale right':>12}"
     print(header)
     for name, by_page in systems:
@@ -71,14 +80,13 @@ def main():
             right = found = in_row = scaled = 0
             for l in chosen:
                 cells = by_page.get((l["file"], l["page"]), [])
-                want = number(l["value"])
                 rows = [c for c in cells if norm_label(c["row"]) == norm_label(l["row"])]
-                if any(number(c["value"]) == want for c in rows):
+                if any(same(c["value"], l["value"]) for c in rows):
                     in_row += 1
                 match = next((c for c in rows if heads(l["column"], c.get("column", ""))), None)
                 if match is not None:
                     found += 1
-                    if number(match["value"]) == want:
+                    if same(match["value"], l["value"]):
                         right += 1
                         if match.get("scale") == l["scale"]:
                             scaled += 1

@@ -4,6 +4,7 @@
 # FinanceBench dev filings: 102 on 20 pages of three companies used while building, 50 on 10
 # pages of two other companies held out), against pdfplumber's table finder on the same pages,
 # with both of its strategies ("lines", its default, and "text", for tables without rules).
+# Then the same on a generated library of another kind (bench/make_tables_library.py).
 #
 # A cell is right when the system gives the labelled figure under the labelled row and column
 # (bench/table_score.py says how they are matched). Also printed: how often the figure is in the
@@ -57,6 +58,20 @@ ours_all > "$ours"
 echo "tables: machine: $(nproc) CPUs; ours = $PAGEWISE_BIN parse --tables; peer = pdfplumber $("$PY" -c 'import pdfplumber; print(pdfplumber.__version__)')"
 python3 "$bench_root/bench/table_score.py" "$LABELS" ours="$ours" \
   pdfplumber-text="$BENCH_OUT/tables.pdfplumber-text.jsonl" pdfplumber-lines="$BENCH_OUT/tables.pdfplumber-lines.jsonl"
+
+# A second library of another kind: price list, lab report, timetable, room rates, water
+# tariff (bench/make_tables_library.py; every cell labelled by the generator).
+gen="$BENCH_OUT/tables-library"
+python3 "$bench_root/bench/make_tables_library.py" "$gen" >/dev/null
+"$PAGEWISE_BIN" parse --tables "$gen"/library/*.pdf > "$BENCH_OUT/tables.library.ours.jsonl" 2>/dev/null
+gen_targets=()
+for f in "$gen"/library/*.pdf; do gen_targets+=("$f:2"); done
+"$PY" "$bench_root/bench/table_peer.py" lines "${gen_targets[@]}" > "$BENCH_OUT/tables.library.pdfplumber-lines.jsonl"
+"$PY" "$bench_root/bench/table_peer.py" text "${gen_targets[@]}" > "$BENCH_OUT/tables.library.pdfplumber-text.jsonl"
+echo
+echo "tables: the generated library ($gen)"
+python3 "$bench_root/bench/table_score.py" "$gen/cells.jsonl" ours="$BENCH_OUT/tables.library.ours.jsonl" \
+  pdfplumber-text="$BENCH_OUT/tables.library.pdfplumber-text.jsonl" pdfplumber-lines="$BENCH_OUT/tables.library.pdfplumber-lines.jsonl"
 
 export -f ours_all
 export PAGEWISE_BIN

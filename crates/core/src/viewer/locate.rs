@@ -69,7 +69,19 @@ pub fn locate_tail(chars: &[CharBox], context: &str, tail: &str) -> Vec<usize> {
         out.push(i);
     }
     out.reverse();
-    if taken < wanted { Vec::new() } else { out }
+    if taken < wanted {
+        return Vec::new();
+    }
+    // Signs and brackets fold away; the cell's own ("(2,980)", "Capacity (kW)") are kept.
+    let signs = |text: &mut dyn Iterator<Item = char>| text.take_while(|c| !c.is_alphanumeric() && !c.is_whitespace()).count();
+    let (leading, trailing) = (signs(&mut tail.trim_start().chars()), signs(&mut tail.trim_end().chars().rev()));
+    let is_sign = |i: usize| chars.get(i).is_some_and(|c| !c.ch.is_alphanumeric() && !c.ch.is_whitespace());
+    if let (Some(&first), Some(&last)) = (out.first(), out.last()) {
+        let after: Vec<usize> = (last + 1..).take(trailing).take_while(|&i| is_sign(i)).collect();
+        let before: Vec<usize> = (0..first).rev().take(leading).take_while(|&i| is_sign(i)).collect();
+        out = before.into_iter().rev().chain(out).chain(after).collect();
+    }
+    out
 }
 
 fn find(haystack: &[char], needle: &[char], from: usize) -> Option<usize> {
@@ -163,6 +175,10 @@ mod tests {
         let first_850 = chars.iter().position(|c| c.ch == '8').unwrap();
         assert!(second[0] > first_850 + 2, "the second 850, not the first");
         assert!(locate_tail(&chars, "Cash at end of year 850", "850").is_empty(), "a row not on the page marks nothing");
+        let chars = layout(&["Region  Sites  Capacity (kW)", "Cost of sales  (2,980)  (2,862)"]);
+        let spelled = |found: Vec<usize>| found.iter().map(|&i| chars[i].ch).collect::<String>();
+        assert_eq!(spelled(locate_tail(&chars, "Region Sites Capacity (kW)", "Capacity (kW)")), "Capacity(kW)");
+        assert_eq!(spelled(locate_tail(&chars, "Cost of sales (2,980)", "(2,980)")), "(2,980)");
         assert!(locate_tail(&chars, "Cash at beginning of year", "").is_empty());
     }
 

@@ -93,9 +93,16 @@ fn is_rule(cells: &[String]) -> bool {
     !cells.is_empty() && cells.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | '=' | ' ')))
 }
 
-/// A cell that holds one figure: "1,420", "(2,980)", "$0.309", "12%", or a dash for none.
+/// A time of day as timetables write it: "05:48", "23:10", "6:05".
+fn is_time(cell: &str) -> bool {
+    let Some((h, m)) = cell.split_once(':') else { return false };
+    (1..=2).contains(&h.len()) && m.len() == 2 && h.chars().chain(m.chars()).all(|c| c.is_ascii_digit())
+}
+
+/// A cell that holds one figure: "1,420", "(2,980)", "$0.309", "12%", "05:48", or a dash for
+/// none.
 fn is_value(cell: &str) -> bool {
-    if matches!(cell, "—" | "–" | "-" | "n/a" | "N/A" | "nm" | "NM") {
+    if matches!(cell, "—" | "–" | "-" | "n/a" | "N/A" | "nm" | "NM") || is_time(cell) {
         return true;
     }
     let letters = cell.chars().filter(|c| c.is_alphabetic()).count();
@@ -111,6 +118,21 @@ fn is_year(cell: &str) -> bool {
 /// A data row: a label and figures after it.
 fn is_data_row(cells: &[String]) -> bool {
     cells.len() >= 2 && cells[1..].iter().all(|c| is_value(c)) && !cells[1..].iter().all(|c| is_year(c))
+}
+
+/// A short cell that names rather than states: a unit ("g/dL"), a range ("13.0-17.0", "up to
+/// 60 m3"), a code. Longer text is prose that happens to hold a tab.
+fn is_short_text(cell: &str) -> bool {
+    cell.chars().count() <= 24 && cell.split_whitespace().count() <= 4 && !cell.ends_with('.')
+}
+
+/// A record: a label, at least one figure, and otherwise short cells ("Haemoglobin ⇥ 13.8 ⇥
+/// g/dL ⇥ 13.0-17.0"), read like a data row: each cell under its column's title.
+fn is_record_row(cells: &[String]) -> bool {
+    is_data_row(cells)
+        || (cells.len() >= 2
+            && cells[1..].iter().any(|c| is_value(c) && !is_year(c))
+            && cells[1..].iter().all(|c| is_value(c) || is_short_text(c)))
 }
 
 /// A header row: its cells name columns (words, or the years of a financial table).
@@ -304,7 +326,8 @@ fn trimmed(line: &str, range: Range<usize>) -> Range<usize> {
 }
 
 /// A table line seen by [`walk`]: its cells with their byte ranges in the passage, and for a
-/// data row the headers it lines up with and the byte ranges of their titles.
+/// record (see [`is_record_row`]) the headers it lines up with and the byte ranges of their
+/// titles.
 struct Walked<'a> {
     range: Range<usize>,
     row: &'a [String],
@@ -340,7 +363,7 @@ fn walk(passage: &str, mut visit: impl FnMut(Walked<'_>)) {
         if heads_columns(&row) {
             header = Some((found.clone(), range.clone(), previous.take(), 0));
         }
-        let lined_up = is_data_row(&row)
+        let lined_up = is_record_row(&row)
             .then(|| header.as_ref().filter(|(_, _, _, age)| *age <= HEADER_REACH))
             .flatten()
             .and_then(|(h, at, span, _)| {
@@ -577,6 +600,21 @@ mod tests {
         }
         let cells = table_cells(&page);
         assert!(cells.iter().any(|c| c.row == "Row 69" && c.column == "2022" && c.value == "70"), "{}", cells.len());
+    }
+
+    #[test]
+    fn records_with_units_ranges_and_times_are_read_cell_by_cell() {
+        let lab = "Test\tResult\tUnit\tReference range\nHaemoglobin\t13.8\tg/dL\t13.0-17.0\nFasting glucose\t6.3\tmmol/L\t3.9-5.6\nResults outside the range are discussed\twith your doctor at the follow-up visit.";
+        let cells = table_cells(lab);
+        let glucose: Vec<(&str, &str)> = cells.iter().filter(|c| c.row == "Fasting glucose").map(|c| (c.column.as_str(), c.value.as_str())).collect();
+        assert_eq!(glucose, vec![("Result", "6.3"), ("Unit", "mmol/L"), ("Reference range", "3.9-5.6")]);
+        assert!(!cells.iter().any(|c| c.row.starts_with("Results outside")), "prose with a tab is no record");
+        assert_eq!(for_reader(lab).lines().nth(1), Some("Haemoglobin | Result: 13.8 | Unit: g/dL | Reference range: 13.0-17.0"), "the model reads each cell with its title");
+        let timetable = "Stop\tWeekdays first\tSaturday first\nMarket Square\t05:48\t06:28\n";
+        let first = table_cells(timetable).into_iter().find(|c| c.column == "Saturday first").unwrap();
+        assert_eq!((first.row.as_str(), first.value.as_str()), ("Market Square", "06:28"));
+        assert!(for_reader(timetable).contains("Market Square | Weekdays first: 05:48 | Saturday first: 06:28"));
+        assert!(is_time("6:05") && !is_time("13.05") && !is_time("2024:1"));
     }
 
     #[test]
