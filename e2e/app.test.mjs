@@ -284,6 +284,8 @@ test("the table view reads a figure from the report's table and opens its cell m
     return cells.length ? cells[0] : null;
   });
   assert.match(await cell.text(), /5,000/);
+  // WebKit paints a beat after the DOM changes; the picture is for people.
+  await new Promise((r) => setTimeout(r, 400));
   await shot("table");
   await cell.click();
   const marked = await d.waitFor("the cell and its column's title marked on the page", async () => {
