@@ -277,12 +277,33 @@ test("the search view finds passages as you type, narrows by type and opens the 
 test("the table view reads a figure from the report's table and opens its cell marked on the page", async () => {
   await noDialogs();
   await (await d.byTestId("table-button")).click();
-  await (await d.byTestId("table-fields")).type("capacity");
-  await (await d.byTestId("table-read")).click();
-  const cell = await d.waitFor("a found cell", async () => {
-    const cells = await d.allByTestId("table-cell");
-    return cells.length ? cells[0] : null;
+  const fields = await d.waitFor("the table dialog", async () => {
+    const found = await d.allByTestId("table-fields");
+    return found.length && (await found[0].displayed()) ? found[0] : null;
   });
+  // Keys sent while the dialog is still fading in can be lost: type again until they land.
+  const typed = () => d.execute("return document.querySelector('[data-testid=table-fields]').value;");
+  await d.waitFor("the field typed", async () => {
+    const now = await typed();
+    if (now === "capacity") return true;
+    if (now === "") await fields.type("capacity");
+    return null;
+  });
+  await (await d.byTestId("table-read")).click();
+  const summary = () => d.execute("return document.querySelector('[data-testid=table-summary]')?.textContent ?? '(no summary)';");
+  const cell = await d
+    .waitFor(
+      "a found cell",
+      async () => {
+        const cells = await d.allByTestId("table-cell");
+        return cells.length ? cells[0] : null;
+      },
+      120000,
+    )
+    .catch(async (e) => {
+      await shot("table-failed").catch(() => undefined);
+      throw new Error(`${e.message}; field "${await typed()}", summary "${await summary()}"`);
+    });
   assert.match(await cell.text(), /5,000/);
   // WebKit paints a beat after the DOM changes; the picture is for people.
   await new Promise((r) => setTimeout(r, 400));

@@ -44,7 +44,7 @@ function openCitation(c: Citation, a: Answer): void {
         toast(t("app.citationGone", { title: c.doc_title }), "error");
         return;
       }
-      openViewer({ docId, page: c.page, byteStart: c.byte_start, byteEnd: c.byte_end });
+      openViewer({ docId, page: c.page, byteStart: c.byte_start, byteEnd: c.byte_end, focus: c.focus ?? [] });
     })
     .catch((e) => toastError(e, t("app.openCitationFailed")));
 }

@@ -57,6 +57,11 @@ fn figures_are_computed_from_cited_statement_cells() {
     for c in &sentence.citations {
         assert_eq!(c.span.page, 3, "the balance sheet");
         assert!(c.quote.starts_with("Total current"), "the cited row: {}", c.quote);
+        // The cell the formula used and its column's title, marked when the page opens.
+        let text = engine.page_text(c.span.doc_id, 3).unwrap().unwrap();
+        let marked: Vec<&str> = c.focus.iter().flatten().map(|&(s, e)| &text[s..e]).collect();
+        assert_eq!(marked.len(), 2, "{marked:?}");
+        assert!(["18,700", "9,350"].contains(&marked[0]) && marked[1] == "December 31, 2023", "{marked:?}");
     }
 
     let quick = ask("Did the quick ratio improve from 2022 to 2023?");

@@ -12,6 +12,11 @@ also_in?: Array<string>,
  */
 section?: string, 
 /**
+ * Parts marked on their own when the page opens: the table cells a computed answer used
+ * and their columns' titles (byte ranges of the page's text).
+ */
+focus?: Array<[number, number]>, 
+/**
  * Stored answers name their citations by path first; a record without the id still reads.
  */
 doc_id: number, 

@@ -47,6 +47,11 @@ pub struct Citation {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub section: Option<String>,
+    /// Parts marked on their own when the page opens: the table cells a computed answer used
+    /// and their columns' titles (byte ranges of the page's text).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub focus: Option<Vec<(usize, usize)>>,
 }
 
 impl Citation {
@@ -62,6 +67,7 @@ impl Citation {
             support,
             also_in: page.also_in.clone(),
             section: section_label(&page.doc_path, &passage.heading_path),
+            focus: None,
         }
     }
 }
@@ -367,6 +373,7 @@ pub(crate) fn cited_sentence(text: &str) -> Sentence {
         support: 1.0,
         also_in: vec![],
         section: None,
+        focus: None,
     };
     Sentence::new(text.into(), SentenceStatus::Kept, vec![citation])
 }

@@ -8,15 +8,19 @@ use super::evidence::EvidenceSet;
 use super::verdict::Checked;
 use crate::lang::Lang;
 
-/// The cell's row in the evidence, cited; `None` when the evidence does not hold it or the
-/// row there does not say the figure.
+/// The cell's row in the evidence, cited, with the cell and its column's title to mark;
+/// `None` when the evidence does not hold it or the row there does not say the figure.
 fn cite(operand: &compute::Operand, evidence: &EvidenceSet) -> Option<Citation> {
     let page = evidence.pages.iter().find(|p| p.doc_id == operand.doc_id && p.page == operand.page)?;
     let passage = page.passages.iter().find(|p| p.span.byte_start <= operand.line.start && operand.line.start < p.span.byte_end)?;
     let start = operand.line.start - passage.span.byte_start;
     let end = operand.line.end.min(passage.span.byte_end) - passage.span.byte_start;
     let row = passage.text.get(start..end)?;
-    row.contains(&compute::as_written(operand)).then(|| Citation::of(page, passage, start..end, 1.0))
+    row.contains(&compute::as_written(operand)).then(|| {
+        let mut citation = Citation::of(page, passage, start..end, 1.0);
+        citation.focus = Some(std::iter::once(&operand.cell).chain(&operand.header).map(|r| (r.start, r.end)).collect());
+        citation
+    })
 }
 
 /// The computation's sentences, each with its cells cited and its status.
@@ -29,8 +33,18 @@ pub(super) fn checked(computation: &Computation, evidence: &EvidenceSet, questio
             let mut all_cited = true;
             for operand in operands {
                 match cite(operand, evidence) {
-                    Some(c) if !citations.iter().any(|x| x.chunk_id == c.chunk_id && x.span == c.span) => citations.push(c),
-                    Some(_) => {}
+                    // One row cited for two of its cells (two years): both are marked.
+                    Some(c) => match citations.iter_mut().find(|x| x.chunk_id == c.chunk_id && x.span == c.span) {
+                        Some(same_row) => {
+                            let marked = same_row.focus.get_or_insert_with(Vec::new);
+                            for part in c.focus.unwrap_or_default() {
+                                if !marked.contains(&part) {
+                                    marked.push(part);
+                                }
+                            }
+                        }
+                        None => citations.push(c),
+                    },
                     None => all_cited = false,
                 }
             }
