@@ -437,3 +437,25 @@ test("settings say the app has made no network connection", async () => {
   await (await d.byTestId("settings-cancel")).click();
   await noDialogs();
 });
+
+test("the app speaks Chinese: labels, a question and its cited answer", async () => {
+  // `?lang=zh-CN` forces the language for this page load, as a Chinese system locale would.
+  await d.execute("location.replace(location.pathname + '?lang=zh-CN'); return true;");
+  await d.waitFor("the page in Chinese", async () => d.execute("return document.documentElement.lang === 'zh-CN';"));
+  await d.waitFor("the sample folder listed again", async () => {
+    const items = await d.allByTestId("folder-item");
+    return items.length && (await items[0].attr("data-state")) === "up_to_date" ? items : null;
+  });
+  const input = await d.byTestId("question-input");
+  assert.equal(await input.attr("placeholder"), "就你的文档提问…");
+  await shot("library-zh");
+  // The sample folder is in English, and the embedding model reads English only: a bilingual
+  // user asks it in English; the labels around the answer are Chinese.
+  const { answer } = await ask("What was the total installed capacity of the Brightwater Solar Cooperative at the end of 2024?");
+  const chips = await answer.findAll('[data-testid="citation-chip"]');
+  assert.ok(chips.length > 0, `the answer has citation chips: ${await answer.text()}`);
+  const pages = await Promise.all(chips.map((c) => c.attr("data-page")));
+  assert.ok(pages.includes("3"), `a chip cites page 3 of the field guide: ${pages}`);
+  assert.match(await answer.text(), /秒/, "the answer's timing is labelled in Chinese");
+  await shot("chat-zh");
+});
