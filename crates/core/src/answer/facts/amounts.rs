@@ -303,8 +303,10 @@ fn digit_amount(folded: &str, c: &regex::Captures<'_>, masked: &[Range<usize>], 
     let currency = c.name("currency").is_some();
     let mut suffix = c.name("suffix").map_or("", |m| m.as_str());
     let mut unit = c.name("unit").map_or("", |m| m.as_str());
-    // One-letter scales only after money ("$5m"); "2.4 m" is a length, "5 s" a time.
-    if !currency && matches!(suffix.trim().to_ascii_lowercase().as_str(), "m" | "b" | "k") {
+    // One-letter scales only after money ("$5m"); "2.4 m" is a length, "5 s" a time. A
+    // lower-case "k" glued to the figure is a thousand whatever it counts ("67k 次/秒").
+    let glued_thousand = suffix == "k" && unit.is_empty();
+    if !currency && !glued_thousand && matches!(suffix.trim().to_ascii_lowercase().as_str(), "m" | "b" | "k") {
         if unit.is_empty() {
             unit = suffix;
         }
@@ -487,7 +489,7 @@ fn cjk_amounts(text: &str) -> Vec<Amount> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(
-            r"(?P<pct>百分之)?(?P<num>[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)(?P<unit>个百分点|个月|个|位|名|人|次|天|周|年|分钟|小时|秒|倍|种|家|条|项|台|张|款|篇|本|岁|元|美元|毫秒)?",
+            r"(?P<pct>百分之)?(?P<num>[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一二三四五六七八九]+)?)(?P<unit>个百分点|个月|个|位|名|人|次|天|周|年|分钟|小时|秒|倍|种|家|条|项|台|张|款|篇|本|岁|元|美元|毫秒|字节|级|层|步|份|组|类|部|件|块|页|章|版|代|届|轮|场|批|笔|所|座|户|辆)?",
         )
         .unwrap_or_else(|_| unreachable!())
     });
@@ -615,6 +617,12 @@ mod tests {
         assert_eq!(cjk_number("三点五"), Some(3.5));
         assert!(amounts("一个系统", None).is_empty(), "a lone 一 is an article");
         assert_eq!(one("三个百分点").family, Family::Points);
+        assert_eq!(cjk_number("一九〇〇"), Some(1900.0), "digits read by position");
+        assert!(one("四十八字节").stated_by(&one("48 字节")));
+        assert!(!one("四十八字节").rescaled_from(&one("48 字节")));
+        assert!(one("5 级").stated_by(&one("五级")));
+        assert!(one("6.7 万次").stated_by(&one("67k 次/秒")), "a glued k is a thousand");
+        assert!(!one("256 KB").stated_by(&one("256 MB")));
         assert_eq!(caption_scale("(in millions, except per share data)"), Some(1e6));
         assert_eq!(caption_scale("单位：万元"), Some(1e4));
         assert_eq!(caption_scale("($ million, except per share amounts)"), Some(1e6));

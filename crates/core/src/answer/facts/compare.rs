@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::amounts::{amounts, families_agree, named_units, Amount, Family};
-use super::movement::{compares_its_figures_wrongly, movements, one_movement, row_by_year, row_move, signs};
+use super::movement::{compares_its_figures_wrongly, movements, movements_near, one_movement, row_by_year, row_move, signs};
 use super::names::{mentions, names};
 use super::periods::{periods, Period};
 use super::polarity::{antonymous, denied_term, directions, frequencies, negated, negator_end, opposed, replaces, swapped_ends};
@@ -453,6 +453,12 @@ impl<'c> Comparison<'c> {
         self.figures_together(&figures)?;
         self.figures_named(&figures)?;
         self.relation_named(&figures)?;
+        // A comparison may take its subject from the sentence before the unit ("它的功能比 more
+        // 更丰富" after a sentence about less).
+        let with_previous = format!("{}\n{}", self.unit.previous, self.unit.text);
+        if super::comparison::sides_swapped(self.claim_text, &with_previous) || super::comparison::comparative_reversed(self.claim_text, self.unit.text) {
+            return Err(Reason::Direction);
+        }
         polarity_and_direction(self.claim_text, self.unit.text)
     }
 
@@ -799,11 +805,11 @@ impl<'c> Comparison<'c> {
 fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, Range<usize>)) -> bool {
     let (piece, claimed_at) = piece;
     let (clause, stated_at) = clause;
-    let mut claimed = movements(piece);
+    let claim_piece_at = claimed_at.start.saturating_sub((piece.as_ptr() as usize).saturating_sub(claim_text.as_ptr() as usize));
+    let mut claimed = movements_near(piece, claim_piece_at..claim_piece_at + (claimed_at.end - claimed_at.start));
     if claimed.is_empty() {
         claimed = movements(claim_text);
     }
-    let claim_piece_at = claimed_at.start.saturating_sub((piece.as_ptr() as usize).saturating_sub(claim_text.as_ptr() as usize));
     let beside = |text: &str, at: Range<usize>| -> String {
         let start = at.start.min(text.len());
         let end = at.end.min(text.len());
@@ -813,8 +819,8 @@ fn moved_against(piece: (&str, Range<usize>), claim_text: &str, clause: (&str, R
     };
     let piece_at = claim_piece_at..claim_piece_at + (claimed_at.end - claimed_at.start);
     let claimed_side = signs(&beside(piece, piece_at));
-    let stated_side = signs(&beside(clause, stated_at));
-    opposed(&claimed, &movements(clause)) || opposed(&claimed_side, &stated_side)
+    let stated_side = signs(&beside(clause, stated_at.clone()));
+    opposed(&claimed, &movements_near(clause, stated_at)) || opposed(&claimed_side, &stated_side)
 }
 
 /// A negated piece that joins two of the source's clauses ("它只下载不安装" for "它不安装这些

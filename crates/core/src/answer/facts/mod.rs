@@ -7,6 +7,7 @@
 pub mod amounts;
 pub mod antecedent;
 pub mod compare;
+pub mod comparison;
 pub mod names;
 mod numerals;
 pub mod periods;

@@ -4,6 +4,7 @@
 //! $54,373 million" gets the figure right and the move wrong; word overlap with the rest of
 //! the passage ("improved product margin rates") cannot see that.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -18,6 +19,30 @@ use crate::text::cached_regex as re;
 /// for most measures and down for one where less is better ("costs improved"), so it is read
 /// against the measure the clause names.
 pub fn movements(clause: &str) -> Vec<Direction> {
+    let mut out = Vec::new();
+    for (d, _) in movement_hits(clause) {
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// The move said of the figure at `at`: the word of change nearest before it ("decreased
+/// 4.5%, primarily reflecting cost increases" is down), or right after it ("4.5% lower");
+/// every move the clause states when none stands beside the figure.
+pub fn movements_near(clause: &str, at: Range<usize>) -> Vec<Direction> {
+    let hits = movement_hits(clause);
+    let before = hits.iter().filter(|(_, r)| r.end <= at.start && at.start - r.end <= 80).max_by_key(|(_, r)| r.end);
+    let after = hits.iter().filter(|(_, r)| r.start >= at.end && r.start - at.end <= 30).min_by_key(|(_, r)| r.start);
+    match before.or(after) {
+        Some((d, _)) => vec![*d],
+        None => movements(clause),
+    }
+}
+
+/// Each word of change or of judgement in the clause, with the move it says and where.
+fn movement_hits(clause: &str) -> Vec<(Direction, Range<usize>)> {
     static UP: OnceLock<Regex> = OnceLock::new();
     static DOWN: OnceLock<Regex> = OnceLock::new();
     static BETTER: OnceLock<Regex> = OnceLock::new();
@@ -32,22 +57,18 @@ pub fn movements(clause: &str) -> Vec<Direction> {
         r"(?i)\b(?:decreas\w*|declin\w*|fall(?:s|ing|en)?|fell|drop(?:s|ped|ping)?|lower(?:ed)?|reduc\w*|shr[iau]nk\w*|dipp?(?:ed|s)?|slipp?(?:ed|s)?|plung\w*|slump\w*|tumbl\w*|halv\w*|(?:edged|went|moved|ticked|is|was|were|are)\s+down)\b|减少|下降|下跌|降低|缩小|降至|降到|减至|减到|减半|缩短|下滑|回落|跌",
     );
     let better = re(&BETTER, r"(?i)\b(?:improv\w*|strengthen\w*)\b|改善|好转");
-    let worse = re(&WORSE, r"(?i)\b(?:worsen\w*|deteriorat\w*|weaken\w*)\b|恶化");
+    let worse = re(&WORSE, r"(?i)\b(?:worsen\w*|deteriorat\w*|weaken\w*|degrad\w*)\b|恶化|变差|退化");
     let less_is_better = re(
         &LESS_IS_BETTER,
         r"(?i)\b(?:costs?|expenses?|loss(?:es)?|debt|leverage|errors?|latency|delays?|churn|defects?)\b|成本|费用|亏损|负债|错误|耗时|延迟",
     );
     let flip = less_is_better.is_match(clause);
-    let mut out = Vec::new();
-    let mut add = |d: Direction, hit: bool| {
-        if hit && !out.contains(&d) {
-            out.push(d);
-        }
-    };
-    add(Direction::Up, up.is_match(clause));
-    add(Direction::Down, down.is_match(clause));
-    add(if flip { Direction::Down } else { Direction::Up }, better.is_match(clause));
-    add(if flip { Direction::Up } else { Direction::Down }, worse.is_match(clause));
+    let mut out: Vec<(Direction, Range<usize>)> = Vec::new();
+    let judged_up = if flip { Direction::Down } else { Direction::Up };
+    for (regex, d) in [(up, Direction::Up), (down, Direction::Down), (better, judged_up), (worse, judged_up.opposite())] {
+        out.extend(regex.find_iter(clause).map(|m| (d, m.range())));
+    }
+    out.sort_by_key(|(_, r)| r.start);
     out
 }
 

@@ -22,6 +22,17 @@ pub fn cjk_number(s: &str) -> Option<f64> {
             _ => return None,
         })
     };
+    // Digits without place values are read position by position, as years and codes are
+    // written: "一九〇〇" 1900, "二〇二五" 2025.
+    if int_part.chars().count() >= 2 && int_part.chars().all(|c| digit(c).is_some()) {
+        let mut value = 0u64;
+        for c in int_part.chars() {
+            value = value.checked_mul(10)?.checked_add(digit(c)?)?;
+        }
+        if frac_part.is_none() {
+            return Some(value as f64);
+        }
+    }
     let mut total: u64 = 0;
     let mut section: u64 = 0;
     let mut current: u64 = 0;

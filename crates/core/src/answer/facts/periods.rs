@@ -153,11 +153,18 @@ fn dates(text: &str, found: &mut Found) {
         }
     }
     static CJK_DATE: OnceLock<Regex> = OnceLock::new();
-    for c in re(&CJK_DATE, r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?").captures_iter(text) {
-        let year = c.get(1).and_then(|y| year_of(y.as_str()));
-        let Some(m) = c[2].parse::<u8>().ok().filter(|m| (1..=12).contains(m)) else { continue };
+    // Written in digits or in Chinese numerals ("二〇二五年十一月五日").
+    let number = |s: &str| s.parse::<u32>().ok().or_else(|| super::numerals::cjk_number(s).map(|n| n as u32));
+    for c in re(
+        &CJK_DATE,
+        r"(?:(\d{4}|[〇零一二三四五六七八九]{4})\s*年\s*)?(\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月(?:\s*(\d{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*[日号])?",
+    )
+    .captures_iter(text)
+    {
+        let year = c.get(1).and_then(|y| number(y.as_str())).and_then(|y| year_of(&y.to_string()));
+        let Some(m) = number(&c[2]).and_then(|m| u8::try_from(m).ok()).filter(|m| (1..=12).contains(m)) else { continue };
         let range = c.get(0).map_or(0..0, |g| g.range());
-        match c.get(3).and_then(|d| d.as_str().parse::<u8>().ok()) {
+        match c.get(3).and_then(|d| number(d.as_str())).and_then(|d| u8::try_from(d).ok()).filter(|d| (1..=31).contains(d)) {
             Some(d) => found.push(Period::Date { year, month: m, day: d }, range),
             None => found.push(Period::Month { year, month: m }, range),
         }
@@ -331,7 +338,7 @@ mod tests {
     #[test]
     fn dates_in_any_form_are_one_date() {
         let iso = kinds("as of 2024-12-31");
-        for other in ["on 31 December 2024", "December 31, 2024", "2024年12月31日", "12/31/2024"] {
+        for other in ["on 31 December 2024", "December 31, 2024", "2024年12月31日", "二〇二四年十二月三十一日", "12/31/2024"] {
             let p = kinds(other);
             assert!(p.iter().any(|o| iso[0].named_by(o)), "{other}: {p:?}");
         }

@@ -272,7 +272,7 @@ pub fn directions(clause: &str) -> Vec<Direction> {
     );
     let down = re(
         &DOWN,
-        r"(?i)\b(?:decreas\w*|declin\w*|fall(?:s|ing|en)?|fell|drop(?:s|ped|ping)?|lower|lowest|less|least|fewer|smaller|smallest|reduc\w*|shr[iau]nk\w*|cut(?:s|ting)?|down|downward|worse|worsen\w*|deteriorat\w*|below|weaken\w*|narrow\w*|halv\w*|underperform\w*|minimum|descending|understat\w*|loss(?:es)?|contract(?:ed|ion))\b|\b(?:under|less\s+than|fewer\s+than|below|at\s+most|up\s+to)\s+[$€£¥]?\d",
+        r"(?i)\b(?:decreas\w*|declin\w*|fall(?:s|ing|en)?|fell|drop(?:s|ped|ping)?|lower|lowest|less|least|fewer|smaller|smallest|reduc\w*|shr[iau]nk\w*|cut(?:s|ting)?|down|downward|worse|worsen\w*|deteriorat\w*|below|weaken\w*|degrad\w*|narrow\w*|halv\w*|underperform\w*|minimum|descending|understat\w*|loss(?:es)?|contract(?:ed|ion))\b|\b(?:under|less\s+than|fewer\s+than|below|at\s+most|up\s+to)\s+[$€£¥]?\d",
     );
     let before = re(&BEFORE, r"(?i)\b(?:before|earlier|prior\s+to|ahead\s+of|preced\w*|until|previously)\b");
     let after = re(&AFTER, r"(?i)\b(?:after|later|following|subsequent(?:ly)?|since|afterwards)\b");
@@ -296,6 +296,16 @@ pub fn directions(clause: &str) -> Vec<Direction> {
     let slower = re(&SLOWER, r"(?i)\b(?:slower|more\s+slowly|slows?\s+down|slowed\s+down|takes?\s+longer|took\s+longer|take\s+more\s+time)\b|减慢|放缓|减缓|变慢|更慢|慢");
     add(Direction::Faster, faster.is_match(clause));
     add(Direction::Slower, slower.is_match(clause));
+    // A speed that goes up is faster ("转换速度大幅提升", "speed increased").
+    static SPEED: OnceLock<Regex> = OnceLock::new();
+    if re(&SPEED, r"(?i)\bspeeds?\b|速度").is_match(clause) {
+        let (up, down) = (out.contains(&Direction::Up), out.contains(&Direction::Down));
+        for (d, said) in [(Direction::Faster, up && !down), (Direction::Slower, down && !up)] {
+            if said && !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
     // Figures say the direction only where no word does: "rose from 38% to 1.2%" says up.
     let worded = out.contains(&Direction::Up) || out.contains(&Direction::Down);
     if let Some(d) = from_to(clause).filter(|_| !worded) {
