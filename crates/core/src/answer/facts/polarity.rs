@@ -17,7 +17,7 @@ fn strip_non_negations(text: &str) -> String {
         &EN,
         r"(?i)\bnot\s+only\b|\bno\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b|\bnot\s+(?:more|less|fewer|later|earlier)\s+than\b|\bno\s+matter\b|\bnothing\s+but\b|\bnor\s+(?:more|less|fewer|later|earlier)\s+than\b|\bnot\s+to\s+exceed\b|\bno\.\s*\d|\bwhether\s+or\s+not\b|\bif\s+not\b",
     );
-    let zh = re(&ZH, r"不仅|不但|不同|不断|不过|不少|不久|不管|不论|不错|不然|无论|无数|无线|非常|除非|未来|并非仅|别人|分别|区别|特别|类别|级别|识别|别的|不得不|不可或缺|无限");
+    let zh = re(&ZH, r"各不相同|互不相同|不仅|不但|不同|不断|不过|不少|不久|不管|不论|不错|不然|无论|无数|无线|非常|除非|未来|并非仅|别人|分别|区别|特别|类别|级别|识别|别的|不得不|不可或缺|无限");
     // SQL's operators ("IS NOT NULL", "NOT IN", "NOT EXISTS") test for absence; they deny nothing.
     static SQL: OnceLock<Regex> = OnceLock::new();
     let sql = re(&SQL, r"\bNOT\s+(?:NULL|IN|EXISTS|LIKE|ILIKE|BETWEEN|DEFERRABLE|VALID)\b|\bIS\s+NOT\s+(?:TRUE|FALSE|DISTINCT|UNKNOWN)\b");
@@ -348,6 +348,7 @@ mod tests {
         assert!(negated("The contract was not signed."));
         assert!(!negated("The contract was signed."));
         assert!(negated("You can't use it in production"));
+        assert!(!negated("它们在运行环境和实现方式上各不相同"), "各不相同 says they differ");
         assert!(negated("该功能不支持多个接收者"));
         assert!(negated("项目没有按时完成"));
         assert!(!negated("不仅速度快，而且非常稳定"));
