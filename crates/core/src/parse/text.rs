@@ -23,7 +23,7 @@ pub fn parse_text(path: &Path, bytes: &[u8], format: Format) -> Result<Document,
     let pages = vec![Page { text }];
     let title = match format {
         Format::Markdown => markdown_title(&pages[0].text).unwrap_or_else(|| file_stem(path)),
-        _ => choose_title(None, &[], path),
+        _ => underlined_title(&pages[0].text).unwrap_or_else(|| choose_title(None, &[], path)),
     };
     Ok(Document { format, title, pages })
 }
@@ -71,6 +71,17 @@ fn markdown_title(text: &str) -> Option<String> {
     None
 }
 
+/// A plain text file's title, where it gives one the way text files do: its first line
+/// underlined with `===` or `---` ("MEETING NOTES\n============="). Any other first line may
+/// be prose, so the file name stays the title.
+fn underlined_title(text: &str) -> Option<String> {
+    let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+    let first = lines.next()?.trim();
+    let underline = lines.next()?.trim();
+    let underlined = underline.chars().count() >= 3 && (underline.chars().all(|c| c == '=') || underline.chars().all(|c| c == '-'));
+    (underlined && first.chars().count() <= 120 && first.chars().filter(|c| c.is_alphabetic()).count() >= 3).then(|| first.to_string())
+}
+
 /// The text of an ATX heading line ("### Title ###"), without its marks.
 fn atx_heading(line: &str) -> Option<String> {
     let hashes = line.chars().take_while(|&c| c == '#').count();
@@ -100,5 +111,12 @@ mod tests {
         assert_eq!(markdown_title("---\ntitle: \"Release notes\"\n---\n# Other").as_deref(), Some("Release notes"));
         assert_eq!(markdown_title("#hashtag, not a heading\n\nplain text"), None);
         assert_eq!(markdown_title("plain text\n\n- a list\n"), None);
+    }
+
+    #[test]
+    fn a_text_file_title_is_its_underlined_first_line() {
+        assert_eq!(underlined_title("\nTEAM - MEETING NOTES\n====================\n\nMeeting: planning").as_deref(), Some("TEAM - MEETING NOTES"));
+        assert_eq!(underlined_title("Dear all,\nthe meeting moved.\n-----\n"), None, "a first line of prose");
+        assert_eq!(underlined_title("Report\n\n====\n"), None);
     }
 }
