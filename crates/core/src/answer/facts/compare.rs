@@ -456,7 +456,10 @@ impl<'c> Comparison<'c> {
         // A comparison may take its subject from the sentence before the unit ("它的功能比 more
         // 更丰富" after a sentence about less).
         let with_previous = format!("{}\n{}", self.unit.previous, self.unit.text);
-        if super::comparison::sides_swapped(self.claim_text, &with_previous) || super::comparison::comparative_reversed(self.claim_text, self.unit.text) {
+        if super::comparison::sides_swapped(self.claim_text, &with_previous)
+            || super::comparison::comparative_reversed(self.claim_text, self.unit.text)
+            || super::movement::mover_moved_the_other_way(self.claim_text, self.unit.text)
+        {
             return Err(Reason::Direction);
         }
         polarity_and_direction(self.claim_text, self.unit.text)

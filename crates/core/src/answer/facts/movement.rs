@@ -42,7 +42,7 @@ pub fn movements_near(clause: &str, at: Range<usize>) -> Vec<Direction> {
 }
 
 /// Each word of change or of judgement in the clause, with the move it says and where.
-fn movement_hits(clause: &str) -> Vec<(Direction, Range<usize>)> {
+pub(crate) fn movement_hits(clause: &str) -> Vec<(Direction, Range<usize>)> {
     static UP: OnceLock<Regex> = OnceLock::new();
     static DOWN: OnceLock<Regex> = OnceLock::new();
     static BETTER: OnceLock<Regex> = OnceLock::new();
@@ -236,5 +236,85 @@ mod tests {
         assert!(row_by_year("Defense 54,373", passage, None).is_none());
         let prose = "Years 2022 2021\n7% increase in our dividend to $4.60 per share from $4.30 per share";
         assert!(row_by_year("7% increase in our dividend to $4.60 per share from $4.30 per share", prose, None).is_none());
+    }
+}
+
+/// Words between a measure and the word of its move that say nothing of the move: "耗时几乎
+/// 下降", "profit has sharply increased".
+fn is_filler(word: &str) -> bool {
+    matches!(
+        word,
+        "has" | "have" | "had" | "was" | "were" | "is" | "are" | "been" | "be" | "also" | "slightly" | "sharply" | "significantly"
+            | "substantially" | "materially" | "modestly" | "further" | "again" | "nearly" | "almost" | "by" | "about" | "roughly"
+    )
+}
+
+const CJK_FILLERS: &[char] = &['几', '乎', '了', '的', '也', '都', '将', '会', '已', '经', '大', '幅', '明', '显', '略', '稍', '有', '所', '均', '又', '再', '将', '近'];
+
+/// What moves, as the text names it right before a word of change: the last two Chinese
+/// characters ("耗时" of "检测耗时几乎上升") or the last word ("profit" of "operating profit
+/// grew"), fillers aside.
+fn mover_before(text: &str) -> Option<String> {
+    let trimmed = text.trim_end();
+    if trimmed.chars().next_back().is_some_and(crate::text::is_cjk) {
+        let chars: Vec<char> = trimmed.chars().rev().skip_while(|c| CJK_FILLERS.contains(c)).take_while(|c| crate::text::is_cjk(*c)).take(2).collect();
+        return (chars.len() == 2).then(|| chars.into_iter().rev().collect());
+    }
+    let word = trimmed.split(|c: char| !c.is_alphanumeric()).rev().filter(|w| !w.is_empty()).find(|w| !is_filler(&w.to_lowercase()))?;
+    (word.chars().count() >= 4 && word.chars().all(char::is_alphabetic)).then(|| word.to_lowercase())
+}
+
+/// The moves a text says of `mover`: each word of change that follows the mover's name with
+/// only fillers between.
+fn moves_of(text: &str, mover: &str) -> Vec<Direction> {
+    let hits = movement_hits(text);
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    for (at, _) in lower.match_indices(mover) {
+        let end = at + mover.len();
+        // A whole word in English: "profit" is not the start of "profitability".
+        if mover.is_ascii() && (lower[..at].chars().next_back().is_some_and(char::is_alphanumeric) || lower[end..].chars().next().is_some_and(char::is_alphanumeric)) {
+            continue;
+        }
+        if let Some((d, r)) = hits.iter().find(|(_, r)| r.start >= end) {
+            let between = &lower[end..r.start];
+            let only_fillers = if mover.is_ascii() {
+                between.split_whitespace().all(is_filler)
+            } else {
+                between.chars().all(|c| c.is_whitespace() || CJK_FILLERS.contains(&c))
+            };
+            if only_fillers {
+                out.push(*d);
+            }
+        }
+    }
+    out
+}
+
+/// Whether the claim says its measure moved one way where the unit, naming the same measure
+/// right before its word of change, says only the other: "检测耗时几乎上升了一个量级" against
+/// "检测耗时几乎下降了一个量级同时检测精度也得到了极大的提升", where the clause as a whole says
+/// both up and down.
+pub fn mover_moved_the_other_way(claim: &str, unit: &str) -> bool {
+    movement_hits(claim).into_iter().any(|(d, r)| {
+        let Some(mover) = mover_before(&claim[..r.start]) else { return false };
+        let stated = moves_of(unit, &mover);
+        stated.contains(&d.opposite()) && !stated.contains(&d)
+    })
+}
+
+#[cfg(test)]
+mod mover_tests {
+    use super::*;
+
+    #[test]
+    fn the_measure_named_before_its_move() {
+        let unit = "相较于 V0.1 使用的 PSENet 模型 DBNet 的检测耗时几乎下降了一个量级同时检测精度也得到了极大的提升";
+        assert!(mover_moved_the_other_way("相比 V0.1 用的 PSENet，DBNet 的检测耗时几乎上升了一个量级。", unit));
+        assert!(!mover_moved_the_other_way("DBNet 的检测耗时下降了一个量级，精度也提升了。", unit));
+        let unit = "Operating profit decreased 4.5%, primarily reflecting certain operating cost increases.";
+        assert!(mover_moved_the_other_way("Europe's operating profit grew in 2021.", unit));
+        assert!(!mover_moved_the_other_way("Operating profit fell 4.5% on higher costs.", unit));
+        assert!(!mover_moved_the_other_way("Operating costs increased.", unit), "costs is not what decreased");
     }
 }
