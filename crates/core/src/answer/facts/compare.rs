@@ -457,7 +457,7 @@ impl<'c> Comparison<'c> {
         // 更丰富" after a sentence about less).
         let with_previous = format!("{}\n{}", self.unit.previous, self.unit.text);
         if super::comparison::sides_swapped(self.claim_text, &with_previous)
-            || super::comparison::comparative_reversed(self.claim_text, self.unit.text)
+            || super::comparison::comparative_reversed(self.claim_text, &with_previous)
             || super::movement::mover_moved_the_other_way(self.claim_text, self.unit.text)
         {
             return Err(Reason::Direction);

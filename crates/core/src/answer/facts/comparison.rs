@@ -23,6 +23,9 @@ pub fn comparatives(text: &str) -> Vec<(Direction, String)> {
         r"(?i)\b(?P<speed>faster|quicker|slower)\b(?:\s+(?:to|at|in|for)\s+(?P<what>[a-z]+))?|\b(?P<longer>takes?\s+longer|took\s+longer)\b|\b(?P<degree>more|less|fewer|higher|lower|greater|smaller|better|worse)\s+(?P<property>[a-z]{4,})\b",
     );
     let zh = re(&ZH, r"(?:更|较|更加|还要|要|变得?)(?P<zh>快|慢|高|低|大|小|多|少|好|差|强|弱|长|短|丰富|简单|复杂|稳定|准确|精确)");
+    // Speed said as a quality: "它是相当慢的", "is quite fast".
+    static QUALITY: OnceLock<Regex> = OnceLock::new();
+    let quality = re(&QUALITY, r"(?i)(?:很|相当|非常|比较|太|特别|十分|极其)(?P<zhq>快|慢)|\b(?:is|are|was|were)\s+(?:very\s+|quite\s+|relatively\s+|fairly\s+|rather\s+|pretty\s+)?(?P<enq>fast|quick|slow)\b");
     // A speed that goes up or down ("转换速度大幅提升", "speed decreased").
     static SPEED: OnceLock<Regex> = OnceLock::new();
     let speed = re(&SPEED, r"(?i)(?:\bspeeds?\b|速度)\W{0,2}\w{0,8}?(?P<up>提升|提高|加快|increas\w*|improv\w*)|(?:\bspeeds?\b|速度)\W{0,2}\w{0,8}?(?P<down>下降|降低|减慢|decreas\w*|dropp?\w*)");
@@ -46,6 +49,11 @@ pub fn comparatives(text: &str) -> Vec<(Direction, String)> {
             let up = matches!(degree.as_str().to_lowercase().as_str(), "more" | "higher" | "greater" | "better");
             out.push((if up { Direction::Up } else { Direction::Down }, fold(&property)));
         }
+    }
+    for c in quality.captures_iter(text) {
+        let Some(word) = c.name("zhq").or(c.name("enq")) else { continue };
+        let slow = matches!(word.as_str().to_lowercase().as_str(), "慢" | "slow");
+        out.push((if slow { Direction::Slower } else { Direction::Faster }, String::new()));
     }
     for c in speed.captures_iter(text) {
         out.push((if c.name("up").is_some() { Direction::Faster } else { Direction::Slower }, String::new()));
@@ -102,7 +110,8 @@ pub fn comparative_reversed(claim: &str, unit: &str) -> bool {
     }
     let claim_terms: Vec<String> = content_terms(claim).into_iter().map(|t| fold(&t)).collect();
     let claim_names = names(claim);
-    sentences(unit).into_iter().any(|sentence| {
+    let all = sentences(unit);
+    all.iter().enumerate().any(|(i, sentence)| {
         let stated = comparatives(sentence);
         if stated.is_empty() {
             return false;
@@ -110,7 +119,9 @@ pub fn comparative_reversed(claim: &str, unit: &str) -> bool {
         let terms: Vec<String> = content_terms(sentence).into_iter().map(|t| fold(&t)).collect();
         let shared = claim_terms.iter().filter(|t| terms.contains(t)).count();
         let sentence_names = names(sentence);
-        let same_subject = shared >= 2 || claim_names.iter().any(|n| sentence_names.contains(n));
+        // "它是相当慢的" is about what the sentence before names.
+        let refers_back = opens_with_pronoun(sentence) && i > 0 && names(all[i - 1]).iter().any(|n| claim_names.contains(n));
+        let same_subject = shared >= 2 || claim_names.iter().any(|n| sentence_names.contains(n)) || refers_back;
         same_subject
             && claimed.iter().any(|(d, p)| {
                 let opposite = stated.iter().any(|(s, q)| *s == d.opposite() && q == p);
@@ -118,6 +129,12 @@ pub fn comparative_reversed(claim: &str, unit: &str) -> bool {
                 opposite && !same
             })
     })
+}
+
+/// Whether a sentence opens by referring back: "它是相当慢的", "It is slower".
+fn opens_with_pronoun(sentence: &str) -> bool {
+    let t = sentence.trim_start();
+    ["它", "其", "这", "该", "They ", "It ", "This ", "These "].iter().any(|p| t.starts_with(p))
 }
 
 /// The names on each side of a comparison ("A is faster than B", "A 比 B 更快"): those
@@ -194,6 +211,9 @@ mod tests {
         let unit = "It is still possible to use fs.watchFile(), which uses stat polling, but this method is slower and less reliable.";
         assert!(comparative_reversed("fs.watchFile() uses stat polling, which is faster and more reliable than fs.watch().", unit));
         assert!(!comparative_reversed("fs.watchFile() uses stat polling, which is slower and less reliable.", unit));
+        let unit = "Autotools 位于 Make 之上，便是可移植构建架构的事实标准。它是相当慢的。CMake 显著地改善了速度。";
+        assert!(comparative_reversed("Autotools 的构建速度相当快。", unit));
+        assert!(!comparative_reversed("Autotools 的构建相当慢。", unit));
         let unit = "A higher level gives better compression, but will take longer to complete.";
         assert!(comparative_reversed("A higher compression level gives better compression and finishes faster.", unit));
         let unit = "## [1.6.10] - 2024-02-06\n1. 八字转阳历结果按时间先后排序，转换速度大幅提升。";
