@@ -247,6 +247,7 @@ pub fn quotes_answer(question: &str, quotes: &[Sentence]) -> bool {
             Some(w) => figures(&quote.text)
                 .iter()
                 .filter(|a| !numbers_a_section(&quote.text, a) && !counts_things(w, a, &quote.text) && !echoes(a))
+                .filter(|a| !counts_other_things(question, a, &quote.text))
                 .any(|a| w.accepts(a.family)),
         };
         period_ok && kind_ok
@@ -295,6 +296,21 @@ fn counts_things(want: Want, amount: &Amount, text: &str) -> bool {
     let counted = after.strip_prefix(' ').is_some_and(|rest| rest.starts_with(|c: char| c.is_lowercase()))
         || after.starts_with(['条', '个', '人', '家', '位', '名', '次', '台', '项', '种', '篇', '份', '所', '倍', '款', '张', '页', '行', '句', '段', '组', '块']);
     small || year || counted
+}
+
+/// Chinese measure words: what a count counts ("三类" three kinds, "10万条" records).
+const MEASURE_WORDS: &str = "条个人家位名次台项种篇份所倍款张页行句段组块类级层步件章版代届轮场批笔座户辆";
+
+/// Whether a count is of other things than the question counts: "多少条标注数据" asks for
+/// records (条), and "三类" counts kinds. A generic 个 counts anything.
+fn counts_other_things(question: &str, amount: &Amount, text: &str) -> bool {
+    static ASKED: OnceLock<Regex> = OnceLock::new();
+    let Some(asked) = re(&ASKED, r"(?:多少|几)(\p{Han})").captures(question).and_then(|c| c[1].chars().next()) else { return false };
+    if asked == '个' || !MEASURE_WORDS.contains(asked) {
+        return false;
+    }
+    let counted = text[amount.span.clone()].chars().next_back().or_else(|| text[amount.span.end..].chars().next());
+    counted.is_some_and(|c| c != '个' && c != asked && MEASURE_WORDS.contains(c))
 }
 
 /// Whether a figure is the number of the section a sentence opens ("3.2 Embedding 模型选型",
@@ -451,6 +467,10 @@ mod tests {
         let heading = [quote("3.2 Embedding 模型选型为什么 BGE-M3 是当前最优解别再迷信 OpenAI 的 text-embedding-3-small。")];
         assert!(!quotes_answer("text-embedding-3-small 调用一次多少钱？", &heading), "a section number is no price");
         assert!(quotes_answer("how many new sites got switched on", &[quote("12 new sites were commissioned.")]));
+        let kinds = [quote("分类器输出三类：事实、创作和观点。")];
+        assert!(!quotes_answer("分类器用了多少条标注数据训练？", &kinds), "three kinds are no number of records");
+        assert!(quotes_answer("分类器用了多少条标注数据训练？", &[quote("分类器用了 3000 条标注数据训练。")]));
+        assert!(quotes_answer("分类器分为几类？", &kinds));
         let sites = [quote("The board intends to add batteries at three further sites from 2026.")];
         assert!(!quotes_answer("how much did the kettlewick battery cost in total", &sites), "three sites are no price");
         assert!(quotes_answer("how many sites will get batteries", &sites));
