@@ -15,7 +15,7 @@ fn strip_non_negations(text: &str) -> String {
     static ZH: OnceLock<Regex> = OnceLock::new();
     let en = re(
         &EN,
-        r"(?i)\bnot\s+only\b|\bno\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b|\bnot\s+(?:more|less|fewer|later|earlier)\s+than\b|\bno\s+matter\b|\bnothing\s+but\b|\bnor\s+(?:more|less|fewer|later|earlier)\s+than\b|\bnot\s+to\s+exceed\b|\bno\.\s*\d|\bwhether\s+or\s+not\b|\bif\s+not\b",
+        r"(?i)\bnot\s+only\b|\bno\s+(?:later|earlier|more|less|fewer|sooner|longer)\s+than\b|\bnot\s+(?:more|less|fewer|later|earlier)\s+than\b|\bno\s+matter\b|\bnothing\s+but\b|\bnor\s+(?:more|less|fewer|later|earlier)\s+than\b|\bnot\s+(?:to\s+)?exceed\b|\bnot\s+be\s+(?:more|less|greater|fewer|later|earlier)\s+than\b|\bno\.\s*\d|\bwhether\s+or\s+not\b|\bif\s+not\b",
     );
     let zh = re(&ZH, r"各不相同|互不相同|不仅|不但|不同|不断|不过|不少|不久|不管|不论|不错|不然|无论|无数|无线|非常|除非|未来|并非仅|别人|分别|区别|特别|类别|级别|识别|别的|不得不|不可或缺|无限");
     // SQL's operators ("IS NOT NULL", "NOT IN", "NOT EXISTS") test for absence; they deny nothing.
@@ -349,6 +349,7 @@ mod tests {
         assert!(!negated("The contract was signed."));
         assert!(negated("You can't use it in production"));
         assert!(!negated("它们在运行环境和实现方式上各不相同"), "各不相同 says they differ");
+        assert!(!negated("the aggregate amount shall not exceed $4,950,000,000"), "a bound, as 'no more than' is");
         assert!(negated("该功能不支持多个接收者"));
         assert!(negated("项目没有按时完成"));
         assert!(!negated("不仅速度快，而且非常稳定"));
