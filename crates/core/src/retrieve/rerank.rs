@@ -125,10 +125,39 @@ pub fn asks_for_quantity(question: &str) -> bool {
     quantity_regex().is_match(question)
 }
 
-/// Share of whitespace-separated tokens that are figures ("1,234", "(56)", "$7.5", "12%").
+/// The text outside fenced code blocks (``` or ~~~). Digits in code are literals and dumps
+/// ("<Buffer 00 00 00 …>"), not reported figures: counted, they made the code samples of a
+/// manual outrank its prose for every "how big" question. A passage cut out of a long
+/// document may start inside a block: with an odd number of fences whose first is bare (a
+/// closing fence carries no language), the text before it is code.
+fn outside_code(text: &str) -> String {
+    let fence_of = |line: &str| ["```", "~~~"].into_iter().find(|f| line.trim_start().starts_with(f));
+    let fences: Vec<&str> = text.lines().filter(|l| fence_of(l).is_some()).collect();
+    let starts_in_code =
+        fences.len() % 2 == 1 && fences.first().is_some_and(|l| l.trim().trim_start_matches(['`', '~']).is_empty());
+    let mut out = String::with_capacity(text.len());
+    let mut fence: Option<&str> = if starts_in_code { fences.first().and_then(|l| fence_of(l)) } else { None };
+    for line in text.lines() {
+        let opens = fence_of(line);
+        match (fence, opens) {
+            (None, Some(f)) => fence = Some(f),
+            (Some(f), Some(g)) if f == g => fence = None,
+            (None, None) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Share of whitespace-separated tokens that are figures ("1,234", "(56)", "$7.5", "12%"),
+/// outside code.
 pub fn figure_density(text: &str) -> f32 {
+    let prose = outside_code(text);
     let (mut tokens, mut figures) = (0usize, 0usize);
-    for token in text.split_whitespace() {
+    for token in prose.split_whitespace() {
         tokens += 1;
         if figure_regex().is_match(token) {
             figures += 1;
@@ -305,6 +334,11 @@ mod tests {
         assert!(figure_density("Revenue 1,234 (56) $7.5 12%") > 0.79);
         assert_eq!(figure_density("no figures here at all"), 0.0);
         assert_eq!(figure_density(""), 0.0);
+        let dump = "The pool is 8192 bytes.\n```js\nconsole.log(buf);\n// Prints: <Buffer 00 00 00 00 00>\n```\n";
+        assert!(figure_density(dump) < 0.25, "digits in code are not figures");
+        assert_eq!(figure_density("```\n1 2 3 4\n```"), 0.0);
+        let cut = "console.log(buf);\n// Prints: <Buffer 00 00 00 00 00>\n```\n\nThe pool holds 8192 bytes.";
+        assert!(figure_density(cut) < 0.25, "a passage that starts inside a code block");
     }
 
     #[test]
