@@ -152,7 +152,47 @@ pub fn unmentioned_identifier(question: &str, evidence: &EvidenceSet) -> Option<
             written.extend(p.heading_path.iter().flat_map(|h| written_tokens(h)));
         }
     }
-    named.into_iter().find(|name| !written.contains(&squash(name)))
+    let mut texts: Vec<&str> = Vec::new();
+    for page in &evidence.pages {
+        texts.extend(page.passages.iter().map(|p| p.text.as_str()));
+        texts.extend(page.passages.iter().flat_map(|p| p.heading_path.iter().map(String::as_str)));
+    }
+    let code = written_code(&texts);
+    named.into_iter().find(|name| match code_form(name) {
+        Some(form) => !code.contains(&form),
+        None => !written.contains(&squash(name)),
+    })
+}
+
+/// A flag ("--run") or a dotted API name ("crypto.hash", "fs.mkdir") as code writes it:
+/// lower-cased, a flag with its dashes. Such a name is one token: "run" and "crypto … hash"
+/// written apart do not mention it.
+fn code_form(name: &str) -> Option<String> {
+    let lower = name.to_lowercase();
+    let dotted = !name.starts_with('-') && name.split('.').count() >= 2 && name.split('.').all(|p| p.chars().any(|c| c.is_ascii_alphabetic()));
+    (name.starts_with("--") || dotted).then(|| if dotted { squash(&lower) } else { lower })
+}
+
+/// The flags and dotted names the texts write, in [`code_form`].
+fn written_code(texts: &[&str]) -> HashSet<String> {
+    static CODE: OnceLock<Regex> = OnceLock::new();
+    let mut out = HashSet::new();
+    for text in texts {
+        for m in re(&CODE, r"--[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+").find_iter(text) {
+            let token = m.as_str();
+            if token.starts_with("--") {
+                out.insert(token.to_lowercase());
+            } else {
+                // "fsPromises.mkdir" is how the docs write what a user calls "fs.promises.mkdir";
+                // squashed they are one name. Each dotted tail is written too: "require('node:fs').promises.mkdir".
+                let parts: Vec<&str> = token.split('.').collect();
+                for start in 0..parts.len().saturating_sub(1) {
+                    out.insert(squash(&parts[start..].join(".")));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// In an English question, a capitalised word inside the question that owns something
@@ -201,6 +241,27 @@ fn written_as_word(text: &str, word: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn evidence(text: &str, path: &str) -> EvidenceSet {
+        use crate::answer::evidence::{EvidencePage, EvidencePassage};
+        use crate::span::Span;
+        let passage = EvidencePassage { chunk_id: 1, span: Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 };
+        EvidenceSet {
+            pages: vec![EvidencePage {
+                label: "Doc1_p1".into(),
+                doc_handle: 1,
+                doc_id: 1,
+                doc_path: path.into(),
+                doc_title: String::new(),
+                page: 1,
+                modified: String::new(),
+                passages: vec![passage],
+                score: 1.0,
+                also_in: vec![],
+                facets: None,
+            }],
+        }
+    }
+
     #[test]
     fn identifiers_are_names_with_digits_and_exact_figures_but_not_periods() {
         assert_eq!(named_identifiers("BGE-M3 在 A100 上能跑到多少 QPS？"), vec!["BGE-M3", "A100", "QPS"]);
@@ -229,26 +290,6 @@ mod tests {
 
     #[test]
     fn a_capitalised_owner_must_be_written_with_its_capital() {
-        let evidence = |text: &str, path: &str| {
-            use crate::answer::evidence::{EvidencePage, EvidencePassage};
-            use crate::span::Span;
-            let passage = EvidencePassage { chunk_id: 1, span: Span { doc_id: 1, page: 1, byte_start: 0, byte_end: text.len() }, heading_path: vec![], text: text.into(), score: 1.0 };
-            EvidenceSet {
-                pages: vec![EvidencePage {
-                    label: "Doc1_p1".into(),
-                    doc_handle: 1,
-                    doc_id: 1,
-                    doc_path: path.into(),
-                    doc_title: String::new(),
-                    page: 1,
-                    modified: String::new(),
-                    passages: vec![passage],
-                    score: 1.0,
-                    also_in: vec![],
-                    facets: None,
-                }],
-            }
-        };
         let retailer = evidence("Comparable sales declined 9.9%. We met our target for store openings.", "/f/BESTBUY_2023_10K.pdf");
         assert_eq!(unmentioned_owner("What was Target's comparable sales growth in fiscal 2022?", &retailer), Some("Target".into()));
         assert_eq!(unmentioned_owner("What was Best Buy's comparable sales growth?", &evidence("Best Buy reported lower sales.", "/f/a.pdf")), None);
@@ -269,6 +310,16 @@ mod tests {
         let written = written_tokens("Use `util.inspect()` with colors, or `fs.watch(filename[, options])`; see import.meta.url and work_mem.");
         assert!(written.contains(&squash("fs.watch")) && written.contains(&squash("work_mem")) && written.contains(&squash("import.meta.url")));
         assert!(!written.contains(&squash("util.styleText")) && !written.contains(&squash("import.meta.dirname")));
+    }
+
+    #[test]
+    fn flags_and_dotted_names_are_mentioned_only_as_written() {
+        let docs = evidence("Use `fsPromises.mkdir(path)` or node --max-old-space-size=4096 to run the script in package.json; the crypto module's hash.digest() returns a hash.", "/d/fs.md");
+        assert_eq!(unmentioned_identifier("how do I run a package.json script with node --run?", &docs).as_deref(), Some("--run"));
+        assert_eq!(unmentioned_identifier("is there a one-shot crypto.hash() for strings?", &docs).as_deref(), Some("crypto.hash"));
+        assert_eq!(unmentioned_identifier("what does --max-old-space-size do", &docs), None);
+        assert_eq!(unmentioned_identifier("does fs.promises.mkdir make parents?", &docs), None, "fsPromises.mkdir is its name in the docs");
+        assert_eq!(unmentioned_identifier("what does hash.digest return", &docs), None);
     }
 
     #[test]
