@@ -99,14 +99,15 @@ fn latin_names_in_cjk(question: &str) -> impl Iterator<Item = String> + '_ {
 
 /// Names written the way code writes them: a command-line flag ("--allow-fs-read"), a dotted
 /// path of words ("util.styleText", "import.meta.dirname", "package.json"), snake_case
-/// ("pg_stat_statements", "work_mem") and camelCase ("allocUnsafe"). A question that names an
+/// ("pg_stat_statements", "work_mem"), camelCase ("allocUnsafe") and PascalCase with a capital
+/// inside ("WebSocket", "PepsiCo": a product's or a company's own spelling). A question that names an
 /// API, an option or a setting asks about that one; the manual's neighbouring ones are near
 /// misses. Abbreviations ("e.g.", "U.S.") are no paths: each part has two letters or more.
 fn code_names(question: &str) -> impl Iterator<Item = String> + '_ {
     static CODE: OnceLock<Regex> = OnceLock::new();
     re(
         &CODE,
-        r"--[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|\b[a-z0-9]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b",
+        r"--[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|\b[a-z0-9]+(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z]+[A-Z][A-Za-z0-9]*\b",
     )
     .find_iter(question)
     .filter(|m| {
@@ -303,6 +304,8 @@ mod tests {
         assert_eq!(named_identifiers("how do I print colored text with util.styleText?"), vec!["util.styleText"]);
         assert_eq!(named_identifiers("how do I grant read access to a folder with --allow-fs-read?"), vec!["--allow-fs-read"]);
         assert_eq!(named_identifiers("how big is the pool that allocUnsafe carves buffers out of"), vec!["allocUnsafe"]);
+        assert_eq!(named_identifiers("how do I open a connection with node's global WebSocket client?"), vec!["WebSocket"]);
+        assert!(named_identifiers("How did Revenue change in Fiscal 2023?").is_empty(), "capitalised words are not names");
         assert_eq!(named_identifiers("which statements eat the most time in pg_stat_statements"), vec!["pg_stat_statements"]);
         assert!(named_identifiers("e.g. the U.S. office, how many desks?").is_empty(), "abbreviations");
         assert!(named_identifiers("What was Target's comparable sales growth?").is_empty());
