@@ -165,6 +165,29 @@ fn heads_columns(cells: &[String]) -> bool {
     !cells.is_empty() && !is_rule(cells) && !is_data_row(cells) && is_header_row(cells)
 }
 
+/// A piece of a header cell wrapped over several lines, which PDFium writes as a line of its
+/// own: one or two words and no cells ("Net", "Income", "(Diluted").
+fn is_header_fragment(line: &str) -> bool {
+    let line = line.trim();
+    !line.is_empty() && !is_table_line(line) && line.split_whitespace().count() <= 2 && line.chars().count() <= 16
+}
+
+/// A fragment that opens a bracket it does not close ("(Diluted"): the cell goes on below.
+/// Section labels under a header ("Current assets", "Commitments (Note 13)") close theirs.
+fn opens_bracket(line: &str) -> bool {
+    is_header_fragment(line) && line.matches('(').count() > line.matches(')').count()
+}
+
+/// Whether a line that heads columns is only part of a header whose cells wrap: a closing
+/// bracket opens it ("cents)(1) EBITDA ⇥ EBIT"), or the header fragments that follow it (see
+/// `below`, the lines under it) leave a bracket open. Its cells are not the columns' titles,
+/// and a row lined up with them would be misread ("Adjusted EBITDA ⇥ 2,117 ⇥ 2,018" under
+/// "EBITDA ⇥ EBIT" instead of under the two years).
+fn is_wrapped_header(cells: &[String], below: &[&str]) -> bool {
+    let opens_inside = cells.first().is_some_and(|c| c.find(')').is_some_and(|close| c.find('(').is_none_or(|open| close < open)));
+    opens_inside || below.iter().take_while(|l| is_header_fragment(l)).any(|l| opens_bracket(l))
+}
+
 /// A header line's titles for a row of `values` value cells, with the spanning header line
 /// above it (when that one divides the columns evenly); `None` when they do not line up.
 fn line_up(header: Vec<String>, spanning: Option<Vec<String>>, values: usize) -> Option<Headers> {
@@ -189,7 +212,8 @@ fn headers_for(passage: &str, line_start: usize, values: usize) -> Option<Header
     let above: Vec<&str> = passage[..line_start].lines().rev().take(HEADER_REACH).collect();
     for (i, line) in above.iter().enumerate() {
         let header = cells(line);
-        if heads_columns(&header) {
+        let below: Vec<&str> = above[..i].iter().rev().copied().collect();
+        if heads_columns(&header) && !is_wrapped_header(&header, &below) {
             return line_up(header, above.get(i + 1).map(|l| cells(l)), values);
         }
     }
@@ -343,6 +367,10 @@ fn walk(passage: &str, mut visit: impl FnMut(Walked<'_>)) {
     // The latest header line's cells, its byte range, the table line before it, and how many
     // lines ago it was.
     let mut header: Option<(Vec<Cell>, Range<usize>, Option<Vec<String>>, usize)> = None;
+    // The header before the latest, taken back when the latest turns out to be wrapped; and
+    // how many header fragments have followed the latest.
+    let mut earlier: Option<(Vec<Cell>, Range<usize>, Option<Vec<String>>, usize)> = None;
+    let mut fragments: Option<usize> = None;
     let mut previous: Option<Vec<String>> = None;
     let mut offset = 0;
     for line in passage.split_inclusive('\n') {
@@ -352,16 +380,33 @@ fn walk(passage: &str, mut visit: impl FnMut(Walked<'_>)) {
         if let Some((_, _, _, age)) = header.as_mut() {
             *age += 1;
         }
+        if let Some((_, _, _, age)) = earlier.as_mut() {
+            *age += 1;
+        }
         let range = start..start + body.len();
         if !is_table_line(body) {
+            fragments = match fragments {
+                Some(n) if is_header_fragment(body) => Some(n + 1),
+                _ => None,
+            };
+            if fragments.is_some() && opens_bracket(body) {
+                header = earlier.take();
+                fragments = None;
+            }
             visit(Walked { range, row: &[], cells: Vec::new(), headers: None, titles: Vec::new() });
             previous = None;
             continue;
         }
         let found = cells_of(body);
         let row: Vec<String> = found.iter().map(|c| c.text.clone()).collect();
+        fragments = None;
         if heads_columns(&row) {
-            header = Some((found.clone(), range.clone(), previous.take(), 0));
+            let opens_inside = is_wrapped_header(&row, &[]);
+            let new = Some((found.clone(), range.clone(), previous.take(), 0));
+            if !opens_inside {
+                earlier = std::mem::replace(&mut header, new);
+                fragments = Some(0);
+            }
         }
         let lined_up = is_record_row(&row)
             .then(|| header.as_ref().filter(|(_, _, _, age)| *age <= HEADER_REACH))
@@ -624,6 +669,21 @@ mod tests {
         assert_eq!(without_footnote_marks("Net sales (a) (1)"), "Net sales");
         assert_eq!(without_footnote_marks("Capacity (kW)"), "Capacity (kW)");
         assert_eq!(without_footnote_marks("Income (loss)"), "Income (loss)");
+    }
+
+    #[test]
+    fn a_header_whose_cells_wrap_does_not_title_the_rows() {
+        let page = "Twelve Months Ended June 30, 2022\tTwelve Months Ended June 30, 2023\n($ million)\tEBITDA\tEBIT\nNet\nIncome\nEPS\n(Diluted\nUS\ncents)(1) EBITDA\tEBIT\nNet\nIncome\nNet income attributable to Amcor\t805\t805\t805\t52.9\t1,048\t1,048\t1,048\t70.5\nAdjusted EBITDA\t2,117\t2,018\nInterest paid, net\t(119)\t(248)\n";
+        let cells = table_cells(page);
+        let adjusted: Vec<(&str, &str)> = cells.iter().filter(|c| c.row == "Adjusted EBITDA").map(|c| (c.column.as_str(), c.value.as_str())).collect();
+        assert_eq!(adjusted, vec![("Twelve Months Ended June 30, 2022", "2,117"), ("Twelve Months Ended June 30, 2023", "2,018")]);
+        assert!(!cells.iter().any(|c| c.row.starts_with("Net income")), "eight figures under two titles line up with nothing");
+        let at = page.find("2,018").unwrap();
+        assert_eq!(column_at(page, at, page).unwrap().header, "Twelve Months Ended June 30, 2023");
+        // Section labels under a header are no part of it.
+        let plain = "($ million)\t2022\t2023\nAssets\nCurrent assets\nCash\t10\t12\nCommitments (Note 13)\nLeases\t3\t4\n";
+        assert_eq!(column_at(plain, plain.find("12").unwrap(), plain).unwrap().header, "2023");
+        assert_eq!(column_at(plain, plain.find("\t4").unwrap() + 1, plain).unwrap().header, "2023");
     }
 
     #[test]
