@@ -158,6 +158,11 @@ fn score(field: &HashSet<String>, period: Option<&Period>, cell: &TableCell) -> 
         if !stated.iter().any(|q| p.named_by(q)) {
             return None;
         }
+        // A year's figure is not a quarter's or a half's that ends in that year, as computed
+        // answers read the statements.
+        if matches!(p, Period::Year(_)) && crate::answer::compute::part_of_year(&cell.column) {
+            return None;
+        }
     }
     // A field that names only a column ("capacity") is the table's total when it has one,
     // not the figure of whichever row comes first.
@@ -394,6 +399,13 @@ mod tests {
         assert_eq!(number_of("12.5%"), Some(12.5));
         assert_eq!(number_of("—"), Some(0.0));
         assert_eq!(number_of("n/a"), None);
+    }
+
+    #[test]
+    fn a_year_is_not_a_quarter_ending_in_it() {
+        let fy = Period::Year(2023);
+        assert!(score(&terms("adjusted EBITDA"), Some(&fy), &cell("Adjusted EBITDA", "Three Months Ended June 30, 2023")).is_none());
+        assert!(score(&terms("adjusted EBITDA"), Some(&fy), &cell("Adjusted EBITDA", "Twelve Months Ended June 30, 2023")).is_some());
     }
 
     #[test]

@@ -120,11 +120,20 @@ pub fn asks_for_figure(question: &str) -> Option<Asked> {
         return None;
     }
     // Names the question gives (a company, a region) say whose figure, not which row: a row
-    // labelled with the company's name is not its capital expenditure.
+    // labelled with the company's name is not its capital expenditure. An acronym ("EBITDA",
+    // "EPS") names a measure unless it owns something ("AMCOR's"), and in a question written
+    // in title case ("What Was AMCOR's Adjusted Non GAAP EBITDA") a capital says nothing.
+    let long_words: Vec<&str> = question.split_whitespace().filter(|w| w.chars().filter(|c| c.is_alphabetic()).count() >= 4).collect();
+    let title_case = long_words.len() >= 3 && long_words.iter().filter(|w| w.starts_with(char::is_uppercase)).count() * 5 >= long_words.len() * 3;
     let proper: HashSet<String> = question
         .split_whitespace()
         .skip(1)
-        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .filter(|w| {
+            let owns = w.ends_with("'s") || w.ends_with("’s");
+            let bare = w.trim_end_matches("'s").trim_end_matches("’s");
+            let acronym = bare.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !bare.chars().any(char::is_lowercase);
+            owns || (!title_case && !acronym && bare.chars().next().is_some_and(char::is_uppercase))
+        })
         .flat_map(|w| words(w.trim_end_matches("'s").trim_end_matches("’s")))
         .collect();
     let own: HashSet<String> = words(question).difference(&proper).cloned().collect();
@@ -205,6 +214,11 @@ pub fn rows_on_page(asked: &Asked, page: u32, text: &str) -> Vec<FoundRow> {
         if !asked.periods.is_empty() {
             let stated: Vec<Period> = periods(&cell.column).into_iter().chain(periods(&cell.row)).map(|(p, _)| p).collect();
             if !asked.periods.iter().any(|p| stated.iter().any(|s| p.named_by(s))) {
+                continue;
+            }
+            // A year asked for is not a quarter or a half that ends in it.
+            let years_only = asked.periods.iter().all(|p| matches!(p, Period::Year(_)));
+            if years_only && super::compute::part_of_year(&cell.column) {
                 continue;
             }
         }
@@ -297,6 +311,19 @@ mod tests {
         let note = rows_on_page(&asked, 80, NOTE);
         assert!(!statement.is_empty());
         assert!(note.iter().all(|n| n.score < statement[0].score), "{note:?} vs {statement:?}");
+    }
+
+    #[test]
+    fn a_year_asked_for_is_not_a_quarter_ending_in_it() {
+        let asked = asks_for_figure("What was the adjusted EBITDA for FY 2023?").unwrap();
+        let quarter = "($ million)\tThree Months Ended June 30, 2022\tThree Months Ended June 30, 2023\nAdjusted EBITDA\t609\t540";
+        let year = "($ million)\tTwelve Months Ended June 30, 2022\tTwelve Months Ended June 30, 2023\nAdjusted EBITDA\t2,117\t2,018";
+        assert!(rows_on_page(&asked, 11, quarter).is_empty());
+        assert_eq!(rows_on_page(&asked, 12, year)[0].value, "2,018");
+        let title_cased = asks_for_figure("What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023").unwrap();
+        assert_eq!(rows_on_page(&title_cased, 12, year)[0].value, "2,018", "capitals of a title-cased question are no names");
+        let owner = "Region\t2024\t2023\nAMCOR\t960\t874";
+        assert!(rows_on_page(&asks_for_figure("What was AMCOR's EBITDA in 2024?").unwrap(), 1, owner).is_empty(), "an owner names no row");
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod render;
 mod request;
 
 use measures::{Asked, Expr, Shown};
-pub(crate) use operands::{Operand, Tables};
+pub(crate) use operands::{part_of_year, Operand, Tables};
 pub(crate) use request::Over;
 
 use crate::answer::facts::Period;

@@ -35,7 +35,7 @@ const STATEMENT_TITLES: &[(&str, Statement)] = &[
 static PART_OF_YEAR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
 
 /// A column of part of a year ("Three Months Ended", "26 weeks", "Q2"): not a fiscal year's.
-fn part_of_year(column: &str) -> bool {
+pub(crate) fn part_of_year(column: &str) -> bool {
     crate::text::cached_regex(
         &PART_OF_YEAR,
         r"(?i)\b(three|six|nine|3|6|9|13|26|39|twelve weeks|thirteen|twenty-six)\s*(months?|weeks?)\b|\bquarter\b|\bq[1-4]\b|季度|半年",
