@@ -56,26 +56,31 @@ pub(crate) struct Measure {
     /// Words naming the classes a statement may list under the measure's heading instead of
     /// one figure ("Inventories:" then raw materials, finished goods): their sum is the measure.
     pub parts: &'static [&'static str],
+    /// Row labels of the kinds a statement may list one after another with no heading and no
+    /// total ("Cost of products", "Cost of services"): together they are the measure.
+    pub kinds: &'static [&'static str],
 }
 
 const fn measure(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: false, statement: Statement::Income, parts: &[] }
+    Measure { name, labels, outflow: false, statement: Statement::Income, parts: &[], kinds: &[] }
 }
 
 const fn balance(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: false, statement: Statement::Balance, parts: &[] }
+    Measure { name, labels, outflow: false, statement: Statement::Balance, parts: &[], kinds: &[] }
 }
 
 const fn expense(name: &'static str, labels: &'static [&'static str]) -> Measure {
-    Measure { name, labels, outflow: true, statement: Statement::Income, parts: &[] }
+    Measure { name, labels, outflow: true, statement: Statement::Income, parts: &[], kinds: &[] }
 }
 
 pub(crate) const REVENUE: Measure = measure(
     "revenue",
     &["revenue", "revenues", "net revenue", "net revenues", "net sales", "sales", "turnover", "net operating revenues", "营业收入", "营业总收入"],
 );
-pub(crate) const COST_OF_SALES: Measure =
-    expense("cost of sales", &["cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues", "cost of products sold", "营业成本"]);
+pub(crate) const COST_OF_SALES: Measure = Measure {
+    kinds: &["cost of products", "cost of product", "cost of services", "cost of service", "cost of goods", "cost of merchandise"],
+    ..expense("cost of sales", &["cost of sales", "cost of goods sold", "cost of revenue", "cost of revenues", "cost of products sold", "营业成本"])
+};
 pub(crate) const GROSS_PROFIT: Measure = measure("gross profit", &["gross profit", "毛利"]);
 pub(crate) const OPERATING_INCOME: Measure = measure(
     "operating income",
@@ -103,6 +108,7 @@ pub(crate) const CAPEX: Measure = Measure {
     outflow: true,
     statement: Statement::CashFlow,
     parts: &[],
+    kinds: &[],
 };
 pub(crate) const OPERATING_CASH_FLOW: Measure = Measure {
     statement: Statement::CashFlow,
@@ -164,7 +170,7 @@ pub(crate) const SGA: Measure = expense("selling, general and administrative exp
 pub(crate) const RESEARCH: Measure = expense("research and development", &["research and development", "research and development expense", "研发费用"]);
 pub(crate) const INTEREST_EXPENSE: Measure = expense("interest expense", &["interest expense", "利息费用"]);
 pub(crate) const DIVIDENDS_PAID: Measure =
-    Measure { name: "dividends paid", labels: &["dividends paid", "cash dividends paid"], outflow: true, statement: Statement::CashFlow, parts: &[] };
+    Measure { name: "dividends paid", labels: &["dividends paid", "cash dividends paid"], outflow: true, statement: Statement::CashFlow, parts: &[], kinds: &[] };
 
 /// Every measure a question may ask for by name.
 pub(crate) const MEASURES: &[Measure] = &[

@@ -206,10 +206,11 @@ fn readable(table: &PageTable, measure: Measure) -> bool {
 impl Tables {
     /// The classes a statement lists under `measure`'s heading (a line naming the measure with
     /// no figure, "Inventories, net", then "Raw materials and supplies 992", "Work in process
-    /// and finished goods 1,221"), each for `period`, when there are two or more and no row
-    /// states the measure itself. The classes end at the first row that names none.
+    /// and finished goods 1,221"), or its kinds listed without one ("Cost of products", "Cost
+    /// of services"), each for `period`, when there are two or more and no row states the
+    /// measure itself. The classes end at the first row that names none.
     pub fn find_parts(&self, measure: Measure, period: &Period, beside: Option<(i64, u32)>) -> Option<Vec<Operand>> {
-        if measure.parts.is_empty() {
+        if measure.parts.is_empty() && measure.kinds.is_empty() {
             return None;
         }
         let mut best: Option<((bool, usize, u32), Vec<Operand>)> = None;
@@ -263,7 +264,7 @@ impl Tables {
             }
             offset += line.len();
         }
-        let heading_end = heading_end?;
+        let Some(heading_end) = heading_end else { return self.kinds_on(table, measure, period) };
         let names_part = |row: &str| {
             let lower = row.to_lowercase();
             measure.parts.iter().any(|p| lower.contains(p))
@@ -284,6 +285,37 @@ impl Tables {
             rest = &rest[line.len()..];
         }
         (parts.len() >= 2).then_some(parts)
+    }
+
+    /// The rows of `table` that list the measure's kinds one after another ("Cost of products",
+    /// "Cost of services"), at least two different ones, each with a figure for `period`.
+    fn kinds_on<'t>(&self, table: &'t PageTable, measure: Measure, period: &Period) -> Option<Vec<&'t TableCell>> {
+        if measure.kinds.is_empty() {
+            return None;
+        }
+        let kind_of = |row: &str| {
+            let lower = row.trim().to_lowercase();
+            measure.kinds.iter().position(|k| lower == *k || lower.strip_prefix(k).is_some_and(|rest| rest.starts_with([' ', ','])))
+        };
+        let mut rows: Vec<(usize, usize, &TableCell)> = Vec::new();
+        for (line_no, line) in table.text.lines().enumerate() {
+            let line_start = line.as_ptr() as usize - table.text.as_ptr() as usize;
+            let in_line: Vec<&TableCell> = table.cells.iter().filter(|c| c.line.start == line_start).collect();
+            let Some(kind) = in_line.first().and_then(|c| kind_of(&c.row)) else {
+                if rows.len() >= 2 {
+                    break;
+                }
+                rows.clear();
+                continue;
+            };
+            if rows.last().is_some_and(|(_, last, _)| *last + 1 != line_no) {
+                rows.clear();
+            }
+            let cell = in_line.into_iter().find(|c| for_period(c, measure, period))?;
+            rows.push((kind, line_no, cell));
+        }
+        let distinct: std::collections::HashSet<usize> = rows.iter().map(|(k, _, _)| *k).collect();
+        (distinct.len() >= 2 && distinct.len() == rows.len()).then(|| rows.into_iter().map(|(_, _, c)| c).collect())
     }
 
     /// Whether a balance asked for a fiscal year stands in a column dated at one of the
@@ -434,6 +466,20 @@ mod tests {
         assert!(parts.iter().all(|o| o.part && o.page == 1));
         assert_eq!(t.find_parts(INVENTORIES, &Period::Year(2022), None).unwrap().iter().map(|o| o.value).sum::<f64>(), 2_439e6);
         assert!(tables(&[BALANCE]).find_parts(CURRENT_ASSETS, &Period::Year(2019), None).is_none(), "a measure without classes");
+    }
+
+    #[test]
+    fn a_measure_listed_as_its_kinds_is_their_sum() {
+        use super::super::measures::COST_OF_SALES;
+        let income = "Consolidated Statements of Operations\n(Dollars in millions)\nYears ended December 31,\t2022\t2021\nSales of products\t$55,893\t$51,386\nTotal revenues\t66,608\t62,286\nCost of products\t(53,969)\t(49,954)\nCost of services\t(9,109)\t(9,283)\nTotal costs and expenses\t(63,106)\t(59,269)";
+        let t = tables(&[income]);
+        assert!(t.find(COST_OF_SALES, &Period::Year(2022), None).is_none(), "no row states it whole");
+        let parts = t.find_parts(COST_OF_SALES, &Period::Year(2022), None).unwrap();
+        let written: Vec<&str> = parts.iter().map(|o| o.written.as_str()).collect();
+        assert_eq!(written, ["(53,969)", "(9,109)"]);
+        assert_eq!(parts.iter().map(|o| o.value).sum::<f64>(), 63_078e6, "amounts spent");
+        let one_kind = "Consolidated Statements of Operations\n(Dollars in millions)\nYears ended December 31,\t2022\t2021\nTotal revenues\t66,608\t62,286\nCost of products\t(53,969)\t(49,954)\nGeneral and administrative\t(4,187)\t(4,157)";
+        assert!(tables(&[one_kind]).find_parts(COST_OF_SALES, &Period::Year(2022), None).is_none(), "one kind is not the whole");
     }
 
     #[test]
