@@ -165,6 +165,17 @@ fn year_ends(ranked: &[DocumentInfo], doc_ids: &[i64]) -> Vec<(u8, u8)> {
         .collect()
 }
 
+/// The latest fiscal year an annual report among `doc_ids` covers.
+fn latest_fiscal_year(ranked: &[DocumentInfo], doc_ids: &[i64]) -> Option<i32> {
+    ranked
+        .iter()
+        .filter(|d| doc_ids.contains(&d.doc_id))
+        .filter_map(|d| d.facets.as_ref())
+        .filter(|f| f.kind == crate::facets::DocKind::AnnualReport && f.period.quarter.is_none())
+        .filter_map(|f| f.period.year)
+        .max()
+}
+
 /// A "YYYY-MM-DD" date as a period.
 fn parse_date(date: &str) -> Option<Period> {
     let mut parts = date.splitn(3, '-').map(str::parse::<u32>);
@@ -249,11 +260,18 @@ fn documents_for(question: &str, ranked: &[DocumentInfo], years: &[i32]) -> Vec<
 /// order), when the statements give every operand.
 pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo]) -> Result<Option<Computation>> {
     let Some(request) = request::read(question) else { return Ok(None) };
-    let years: Vec<i32> = request.over.periods().iter().filter_map(Period::year).collect();
+    let years: Vec<i32> = request.over.iter().flat_map(Over::periods).filter_map(|p| p.year()).collect();
     let doc_ids = documents_for(question, ranked, &years);
     if doc_ids.is_empty() {
         return Ok(None);
     }
+    let over = match request.over {
+        Some(over) => over,
+        None => match latest_fiscal_year(ranked, &doc_ids) {
+            Some(y) => Over::Change { from: Period::Year(y - 1), to: Period::Year(y) },
+            None => return Ok(None),
+        },
+    };
     let tables = Tables::read(q, &doc_ids)?.with_year_ends(year_ends(ranked, &doc_ids));
     let (name, shown, formulas) = match &request.asked {
         Asked::Metric(m) => (m.name.to_string(), m.shown, (m.formulas)()),
@@ -261,7 +279,7 @@ pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo])
         Asked::Defined { name, expr, shown } => (name.clone(), *shown, vec![expr.clone()]),
     };
     let mut values = Vec::new();
-    for period in request.over.periods() {
+    for period in over.periods() {
         let column = match period {
             Period::Quarter { .. } => match quarter_end(&period, ranked, &doc_ids) {
                 Some(date) => date,
@@ -272,7 +290,7 @@ pub(crate) fn compute(q: &impl Queries, question: &str, ranked: &[DocumentInfo])
         let Some(value) = value_for(&formulas, &period, &column, &tables) else { return Ok(None) };
         values.push(value);
     }
-    Ok(Some(Computation { name, shown, over: request.over, values, scale: request.scale, decimals: request.decimals }))
+    Ok(Some(Computation { name, shown, over, values, scale: request.scale, decimals: request.decimals }))
 }
 
 pub(crate) use render::{as_written, sentences};

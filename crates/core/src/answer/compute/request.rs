@@ -29,7 +29,10 @@ impl Over {
 /// One computation a question asks for.
 pub(crate) struct Request {
     pub asked: Asked,
-    pub over: Over,
+    /// `None`: the question asks how the figure has moved without naming a year ("are gross
+    /// margins historically consistent?"); the latest fiscal year of the statements and the
+    /// one before it are compared.
+    pub over: Option<Over>,
     /// The scale the question wants amounts in ("in USD millions": 1e6).
     pub scale: Option<f64>,
     /// Decimal places the question asks for.
@@ -57,6 +60,19 @@ fn asks_change(lower: &str) -> bool {
 }
 
 static CHANGE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+static TREND: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+static AGAINST: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+
+/// A question about how one figure has moved over the years, naming none ("historically
+/// consistent", "an improving margin profile", "趋势"); not a comparison with something else.
+fn asks_trend(lower: &str) -> bool {
+    let trend = cached_regex(
+        &TREND,
+        r"\b(historical(ly)?|trends?|over (the )?(years|time)|consistent|stable|improv(e[ds]?|ing)|declin(e[ds]?|ing)|deteriorat(e[ds]?|ing))\b|趋势|历年",
+    );
+    let against = cached_regex(&AGAINST, r"\b(between|compar(e[ds]?|ing|ison)|vs\.?|versus|peers?|competitors?|industry)\b|相比|对比");
+    trend.is_match(lower) && !against.is_match(lower)
+}
 static QUALIFIED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
 static EXPLAINS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
 
@@ -180,6 +196,7 @@ pub(crate) fn read(question: &str) -> Option<Request> {
     let average = lower.contains("average") || lower.contains("平均");
     let periods = asked_periods(question, average);
     let over = match periods.as_slice() {
+        [] if asks_trend(&lower) && !average => return Some(Request { asked, over: None, scale: wanted_scale(&lower), decimals: wanted_decimals(&lower) }),
         [] => return None,
         [Period::Year(y)] if asks_change(&lower) && !average => Over::Change { from: Period::Year(y - 1), to: Period::Year(*y) },
         [only] => Over::At(only.clone()),
@@ -187,7 +204,7 @@ pub(crate) fn read(question: &str) -> Option<Request> {
         [from, to] if asks_change(&lower) => Over::Change { from: from.clone(), to: to.clone() },
         _ => return None,
     };
-    Some(Request { asked, over, scale: wanted_scale(&lower), decimals: wanted_decimals(&lower) })
+    Some(Request { asked, over: Some(over), scale: wanted_scale(&lower), decimals: wanted_decimals(&lower) })
 }
 
 #[cfg(test)]
@@ -197,19 +214,27 @@ mod tests {
     #[test]
     fn one_period_a_change_or_an_average() {
         let r = read("What is the year end FY2019 total amount of inventories for Best Buy? Answer in USD millions.").unwrap();
-        assert_eq!((r.over, r.scale), (Over::At(Period::Year(2019)), Some(1e6)));
+        assert_eq!((r.over, r.scale), (Some(Over::At(Period::Year(2019))), Some(1e6)));
         let r = read("Has AMCOR's quick ratio improved or declined between FY2023 and FY2022? If the quick ratio is not useful here, state that and explain why.").unwrap();
-        assert_eq!(r.over, Over::Change { from: Period::Year(2022), to: Period::Year(2023) });
+        assert_eq!(r.over, Some(Over::Change { from: Period::Year(2022), to: Period::Year(2023) }));
         let r = read("what is the FY2015 - FY2017 3 year average net profit margin (as a %)? Answer in units of percents and round to one decimal place.").unwrap();
-        assert_eq!(r.over, Over::Average(vec![Period::Year(2015), Period::Year(2016), Period::Year(2017)]));
+        assert_eq!(r.over, Some(Over::Average(vec![Period::Year(2015), Period::Year(2016), Period::Year(2017)])));
         assert_eq!(r.decimals, Some(1));
         let r = read("Does AMCOR have an improving gross margin profile as of FY2023?").unwrap();
-        assert_eq!(r.over, Over::Change { from: Period::Year(2022), to: Period::Year(2023) });
+        assert_eq!(r.over, Some(Over::Change { from: Period::Year(2022), to: Period::Year(2023) }));
         let r = read("How much did operating income grow in FY2022?").unwrap();
-        assert_eq!(r.over, Over::Change { from: Period::Year(2021), to: Period::Year(2022) });
+        assert_eq!(r.over, Some(Over::Change { from: Period::Year(2021), to: Period::Year(2022) }));
         assert_eq!(read("What is the FY2021 capital expenditure amount (in USD billions) for PepsiCo?").unwrap().scale, Some(1e9));
         let r = read("Was there any drop in Cash & Cash equivalents between FY 2023 and Q2 of FY2024?").unwrap();
-        assert_eq!(r.over, Over::Change { from: Period::Year(2023), to: Period::Quarter { year: Some(2024), quarter: 2 } }, "a quarter of a fiscal year");
+        assert_eq!(r.over, Some(Over::Change { from: Period::Year(2023), to: Period::Quarter { year: Some(2024), quarter: 2 } }), "a quarter of a fiscal year");
+    }
+
+    #[test]
+    fn a_trend_without_a_year_is_asked_of_the_latest_years() {
+        let r = read("Are Best Buy's gross margins historically consistent (not fluctuating more than roughly 2% each year)?").unwrap();
+        assert_eq!(r.over, None);
+        assert!(read("Is gross margin improving?").unwrap().over.is_none());
+        assert!(read("How does gross margin compare with its peers?").is_none(), "a comparison with others");
     }
 
     #[test]
