@@ -135,9 +135,26 @@ fn is_record_row(cells: &[String]) -> bool {
             && cells[1..].iter().all(|c| is_value(c) || is_short_text(c)))
 }
 
+/// A cell that states figures rather than naming a column: a number of three digits or more
+/// that is no year, as in a row whose two figures share one cell ("Total assets ⇥ $ 5,370,411
+/// $ 4,764,379").
+fn holds_figures(cell: &str) -> bool {
+    cell.split(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.')).map(|t| t.trim_matches([',', '.'])).any(|t| {
+        t.chars().filter(char::is_ascii_digit).count() >= 3 && !is_year(t)
+    })
+}
+
+/// A line of notes in brackets over each column ("(Unaudited) ⇥ (Unaudited)"): it says how
+/// the figures were made, not what they are.
+fn is_annotation(cells: &[String]) -> bool {
+    cells.iter().all(|c| c.starts_with('(') && c.ends_with(')'))
+}
+
 /// A header row: its cells name columns (words, or the years of a financial table).
 fn is_header_row(cells: &[String]) -> bool {
-    cells.len() >= 2 && (cells.iter().skip(1).all(|c| is_year(c)) || !cells[1..].iter().any(|c| is_value(c) && !is_year(c)))
+    cells.len() >= 2
+        && !is_annotation(cells)
+        && (cells.iter().skip(1).all(|c| is_year(c)) || !cells[1..].iter().any(|c| (is_value(c) && !is_year(c)) || holds_figures(c)))
 }
 
 /// The headers of a row's value columns: one title per value cell, and the cells of a
@@ -684,6 +701,19 @@ mod tests {
         let plain = "($ million)\t2022\t2023\nAssets\nCurrent assets\nCash\t10\t12\nCommitments (Note 13)\nLeases\t3\t4\n";
         assert_eq!(column_at(plain, plain.find("12").unwrap(), plain).unwrap().header, "2023");
         assert_eq!(column_at(plain, plain.find("\t4").unwrap() + 1, plain).unwrap().header, "2023");
+    }
+
+    #[test]
+    fn rows_with_figures_and_notes_in_brackets_head_no_columns() {
+        let page = "January 28, January 29,\n2023\t2022\n(Unaudited)\t(Unaudited)\nCash\t737,877\t431,560\nTotal assets\t$ 5,370,411 $ 4,764,379\nAccounts payable\t559,527\t552,730\n";
+        assert!(!is_header_line("Total assets\t$ 5,370,411 $ 4,764,379"));
+        assert!(!is_header_line("(Unaudited)\t(Unaudited)"));
+        assert!(is_header_line("Region\tOutput 2024 (MWh)\t13 Weeks Ended"));
+        let cells = table_cells(page);
+        let payable: Vec<(&str, &str)> = cells.iter().filter(|c| c.row == "Accounts payable").map(|c| (c.column.as_str(), c.value.as_str())).collect();
+        assert_eq!(payable, vec![("2023", "559,527"), ("2022", "552,730")], "under the years, not under 'Total assets'");
+        let cash = cells.iter().find(|c| c.row == "Cash" && c.value == "737,877").unwrap();
+        assert_eq!(cash.column, "2023");
     }
 
     #[test]
