@@ -70,7 +70,7 @@ def main():
                 c = json.loads(line)
                 by_page[(c["path"].rsplit("/", 1)[-1], int(c["page"]))].append(c)
         systems.append((name, by_page))
-    splits = [s for s in ("calibrate", "held-out", "generated") if any(l["split"] == s for l in labels)] + ["all"]
+    splits = [s for s in ("calibrate", "held-out", "held-out-2", "generated") if any(l["split"] == s for l in labels)] + ["all"]
     print(f"{len(labels)} labelled cells on {len({(l['file'], l['page']) for l in labels})} pages")
     header = f"{'system':<22} {'split':<10} {'cells':>5} {'right':>7} {'row+col found':>14} {'figure in row':>14} {'scale right':>12}"
     print(header)
