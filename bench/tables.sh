@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Table extraction accuracy and speed: the figures `pagewise parse --tables` reads from the
-# statement pages labelled in bench/data/table-cells.jsonl (152 cells on 30 pages of the
+# statement pages labelled in bench/data/table-cells.jsonl (176 cells on 33 pages of the
 # FinanceBench dev filings: 102 on 20 pages of three companies used while building, 50 on 10
-# pages of two other companies held out), against pdfplumber's table finder on the same pages,
+# pages of two other companies held out, 24 on 3 pages labelled later as a second held-out
+# split), against pdfplumber's table finder on the same pages,
 # with both of its strategies ("lines", its default, and "text", for tables without rules).
 # Then the same on a generated library of another kind (bench/make_tables_library.py).
 #
