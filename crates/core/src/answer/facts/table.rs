@@ -380,13 +380,15 @@ struct Walked<'a> {
 /// Each line of `passage` in order, with its byte range (newline excluded), its cells (empty
 /// for a line that is no table row) and, for a data row, the headers it lines up with. One
 /// pass: the latest line that heads columns is kept for the rows under it.
+/// A header line as [`walk`] keeps it: its cells, its byte range, the table line before it,
+/// and how many lines ago it was.
+type SeenHeader = (Vec<Cell>, Range<usize>, Option<Vec<String>>, usize);
+
 fn walk(passage: &str, mut visit: impl FnMut(Walked<'_>)) {
-    // The latest header line's cells, its byte range, the table line before it, and how many
-    // lines ago it was.
-    let mut header: Option<(Vec<Cell>, Range<usize>, Option<Vec<String>>, usize)> = None;
+    let mut header: Option<SeenHeader> = None;
     // The header before the latest, taken back when the latest turns out to be wrapped; and
     // how many header fragments have followed the latest.
-    let mut earlier: Option<(Vec<Cell>, Range<usize>, Option<Vec<String>>, usize)> = None;
+    let mut earlier: Option<SeenHeader> = None;
     let mut fragments: Option<usize> = None;
     let mut previous: Option<Vec<String>> = None;
     let mut offset = 0;
